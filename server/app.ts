@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import packageJson from '../package.json' with { type: 'json' };
+import { BODY_LIMIT_BYTES } from '../shared/constants.ts';
+import type { AppConfig } from './config.ts';
+import { type DatabaseHandle, openDatabase } from './db/database.ts';
+import { resolveGitCommit } from './lib/git-commit.ts';
+import { resolveSecretKey } from './lib/secret-key.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import access from './plugins/access.ts';
+import database from './plugins/database.ts';
+import errors from './plugins/errors.ts';
+import jsonBody from './plugins/json-body.ts';
+import openapi from './plugins/openapi.ts';
+import rateLimit from './plugins/rate-limit.ts';
+import security from './plugins/security.ts';
+import webApp from './plugins/web-app.ts';
+
+export interface BuildOptions {
+  /** An already open database (tests share one per file); otherwise opened from the config. */
+  database?: DatabaseHandle;
+  /** Serve the SPA from this folder instead of web/dist. */
+  webDistDir?: string;
+}
+
+/** Redacted wherever they appear in a log line (SECURITY.md C5). */
+const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  '*.password',
+  '*.current_password',
+  '*.new_password',
+  '*.token',
+  '*.access_token',
+  '*.refresh_token',
+];
+
+/**
+ * Builds the whole application from a validated config: plugins first, then modules, each
+ * registered explicitly. It never listens; `main.ts` does, and tests use `inject` or listen
+ * on port 0.
+ */
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const secretKey = resolveSecretKey(config);
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: parseTrustProxy(config.trustProxy),
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    // Slow clients can't hold a connection forever (SECURITY.md H3).
+    requestTimeout: 60_000,
+    connectionTimeout: 60_000,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+  app.decorate('secretKey', secretKey);
+
+  await app.register(errors);
+  await app.register(jsonBody);
+  await app.register(access);
+  await app.register(security, { config });
+  await app.register(compress, { threshold: 1024 });
+  await app.register(rateLimit, { config });
+  await app.register(database, {
+    handle: options.database ?? openDatabase(config),
+    closeOnShutdown: options.database === undefined,
+  });
+  await app.register(openapi, { config, version: packageJson.version });
+
+  await app.register(healthRoutes, {
+    appName: config.appName,
+    apiVersion: packageJson.version,
+    gitCommit: resolveGitCommit(config.gitCommit),
+    startedAt: Date.now(),
+  });
+
+  await app.register(webApp, { distDir: options.webDistDir });
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: AppConfig;
+    /** Signs tokens and derives the encryption key for stored secrets. */
+    secretKey: string;
+  }
+}
+
+/** `TRUST_PROXY` is a comma list of proxy addresses or CIDRs (or `true` to trust any hop). */
+function parseTrustProxy(value: string | undefined): boolean | string[] {
+  if (!value) return false;
+  if (value === 'true') return true;
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}

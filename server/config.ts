@@ -1,0 +1,131 @@
+import { z } from 'zod';
+
+/**
+ * The environment of DESIGN.md §5, validated once at boot. Anything malformed stops the
+ * process with one readable line per problem (see `formatConfigError`).
+ */
+const booleanish = z.enum(['open', 'closed']);
+
+const urlWithProtocols = (protocols: string[], hint: string) =>
+  z.string().refine((value) => {
+    try {
+      return protocols.includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, hint);
+
+const commaList = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+);
+
+export const configSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    APP_NAME: z.string().min(1).default('Repository Tracker'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .string()
+      .optional()
+      .refine(
+        (value) => value === undefined || value === '' || isDatabaseUrl(value),
+        'must be postgres://user@host:port/database (or postgresql://), or sqlite:/path/to/file.db',
+      ),
+    SECRET_KEY: z.string().min(32, 'must be at least 32 characters (64 hex digits recommended)').optional(),
+    PUBLIC_URL: urlWithProtocols(['http:', 'https:'], 'must be an http(s) URL').optional(),
+    REGISTRATION: booleanish.default('open'),
+    GITHUB_API_URL: urlWithProtocols(['http:', 'https:'], 'must be an http(s) URL').default(
+      'https://api.github.com',
+    ),
+    GITHUB_GRAPHQL_URL: urlWithProtocols(['http:', 'https:'], 'must be an http(s) URL').optional(),
+    GITHUB_TOKEN: z.string().min(1).optional(),
+    SMTP_URL: urlWithProtocols(
+      ['smtp:', 'smtps:'],
+      'must be smtp://user:pass@host:port or smtps://…',
+    ).optional(),
+    MAIL_FROM: z.string().min(3).default('no-reply@localhost'),
+    WEBHOOK_ALLOWED_HOSTS: commaList.default(['hooks.slack.com']),
+    TRUST_PROXY: z.string().optional(),
+    CORS_ORIGINS: commaList.default([]),
+    REDIS_URL: urlWithProtocols(['redis:', 'rediss:'], 'must be redis://host:port').optional(),
+    BACKUP_DIR: z.string().min(1).optional(),
+    BACKUP_SCHEDULE: z.string().min(1).default('0 3 * * *'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    GIT_COMMIT: z.string().min(1).optional(),
+  })
+  .transform((env) => {
+    const githubApiUrl = env.GITHUB_API_URL.replace(/\/+$/, '');
+    return {
+      port: env.PORT,
+      host: env.HOST,
+      appName: env.APP_NAME,
+      dataDir: env.DATA_DIR,
+      databaseUrl: env.DATABASE_URL || undefined,
+      secretKey: env.SECRET_KEY,
+      publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+      registration: env.REGISTRATION,
+      githubApiUrl,
+      githubGraphqlUrl: env.GITHUB_GRAPHQL_URL ?? deriveGraphqlUrl(githubApiUrl),
+      githubToken: env.GITHUB_TOKEN,
+      smtpUrl: env.SMTP_URL,
+      mailFrom: env.MAIL_FROM,
+      webhookAllowedHosts: env.WEBHOOK_ALLOWED_HOSTS,
+      trustProxy: env.TRUST_PROXY,
+      corsOrigins: env.CORS_ORIGINS,
+      redisUrl: env.REDIS_URL,
+      backupDir: env.BACKUP_DIR ?? `${env.DATA_DIR.replace(/\/+$/, '')}/backups`,
+      backupSchedule: env.BACKUP_SCHEDULE,
+      logLevel: env.LOG_LEVEL,
+      gitCommit: env.GIT_COMMIT,
+    };
+  });
+
+export type AppConfig = z.output<typeof configSchema>;
+type ConfigInput = z.input<typeof configSchema>;
+
+function isDatabaseUrl(value: string): boolean {
+  if (value.startsWith('sqlite:')) return value.length > 'sqlite:'.length;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** GitHub Enterprise serves GraphQL at /api/graphql next to REST's /api/v3 (GITHUB-API.md). */
+function deriveGraphqlUrl(apiUrl: string): string {
+  if (apiUrl.endsWith('/api/v3')) return `${apiUrl.slice(0, -'/api/v3'.length)}/api/graphql`;
+  return `${apiUrl}/graphql`;
+}
+
+export class ConfigError extends Error {}
+
+/** Validates an environment; throws ConfigError whose message names each bad variable. */
+export function loadConfig(
+  env: Record<string, string | undefined>,
+  overrides: Partial<ConfigInput> = {},
+): AppConfig {
+  const input = Object.fromEntries(
+    Object.entries({ ...pickKnown(env), ...overrides }).filter(
+      ([, value]) => value !== undefined && value !== '',
+    ),
+  );
+  const parsed = configSchema.safeParse(input);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.') || 'config'} ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  return parsed.data;
+}
+
+function pickKnown(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const keys = Object.keys(configSchema.in.shape);
+  return Object.fromEntries(keys.map((key) => [key, env[key]]));
+}

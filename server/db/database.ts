@@ -1,0 +1,70 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** Closes the pool or file handle; idempotent. */
+  close(): Promise<void>;
+}
+
+/** `DATABASE_URL` selects PostgreSQL; otherwise SQLite at `DATA_DIR/repo-tracker.db` (or `sqlite:<path>`). */
+export function openDatabase(options: { databaseUrl?: string; dataDir: string }): DatabaseHandle {
+  const url = options.databaseUrl;
+  if (url && /^postgres(ql)?:/.test(url)) return openPostgres(url);
+  const file = url?.startsWith('sqlite:')
+    ? url.slice('sqlite:'.length)
+    : join(options.dataDir, 'repo-tracker.db');
+  return openSqlite(file);
+}
+
+function openSqlite(file: string): DatabaseHandle {
+  if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  // SECURITY.md H1: WAL for concurrent readers, FULL so an acknowledged write survives power
+  // loss (better-sqlite3 leaves NORMAL in WAL), foreign keys on, and a busy timeout so a
+  // concurrent writer waits instead of failing.
+  if (file !== ':memory:') sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const check = sqlite.pragma('quick_check', { simple: true });
+  if (check !== 'ok') {
+    sqlite.close();
+    throw new Error(`SQLite quick_check failed for ${file}: ${String(check)}`);
+  }
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  let closed = false;
+  return {
+    db,
+    dialect: 'sqlite',
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}
+
+function openPostgres(connectionString: string): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5000 });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
+  return {
+    db,
+    dialect: 'postgres',
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}

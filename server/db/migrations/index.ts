@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely/migration';
+import * as createJobLeasesAndAuditLog from './2026-11-22-0001-create-job-leases-and-audit-log.ts';
+
+/**
+ * Every migration, listed explicitly so boot needs no directory scan and the bundle-free
+ * `node server/main.ts` finds them. Names sort by date; never edit a landed migration.
+ */
+export const migrations: Record<string, Migration> = {
+  '2026-11-22-0001-create-job-leases-and-audit-log': createJobLeasesAndAuditLog,
+};

@@ -1,0 +1,115 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import type { ErrorBody, ErrorCode } from '../../shared/schemas/errors.ts';
+import { isApiPath } from '../lib/api-paths.ts';
+import { AppError } from '../lib/app-error.ts';
+
+const GENERIC_5XX = 'An unexpected error occurred. Please try again.';
+
+/** Fastify's own client errors, mapped to DESIGN §4 codes and readable messages. */
+const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; code: ErrorCode; message: string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'unsupported_media_type',
+    message: 'Unsupported content type: send application/json',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    code: 'bad_request',
+    message: 'Invalid Content-Length header',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    code: 'payload_too_large',
+    message: 'Request body is larger than 1 MiB',
+  },
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    status: 400,
+    code: 'bad_request',
+    message: 'Request body is not valid JSON',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    code: 'bad_request',
+    message: 'Request body is not valid JSON',
+  },
+};
+
+/**
+ * One error body everywhere (DESIGN §4): `{ message, code }` plus `fields` for validation,
+ * `retry_after` for 429 and `request_id` for 5xx, whose message never echoes internals
+ * (SECURITY.md G2).
+ */
+async function errors(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const { status, body } = toErrorBody(error, request);
+    if (status >= 500) request.log.error({ err: error, request_id: request.id }, 'request failed');
+    if (body.retry_after !== undefined) reply.header('retry-after', String(body.retry_after));
+    return reply.code(status).send(body);
+  });
+
+  app.setNotFoundHandler((request, reply) => sendNotFound(request, reply));
+}
+
+export function sendNotFound(request: FastifyRequest, reply: FastifyReply) {
+  const path = request.url.split('?')[0] ?? '/';
+  const body: ErrorBody = {
+    message: isApiPath(path) ? `Route ${request.method} ${path} not found` : 'Not found',
+    code: 'not_found',
+  };
+  return reply.code(404).send(body);
+}
+
+function toErrorBody(error: FastifyError, request: FastifyRequest): { status: number; body: ErrorBody } {
+  if (error instanceof AppError) {
+    const body: ErrorBody = { message: error.message, code: error.code };
+    if (error.fields) body.fields = error.fields;
+    if (error.retryAfter !== undefined) body.retry_after = error.retryAfter;
+    if (error.statusCode >= 500) {
+      body.request_id = request.id;
+    }
+    return { status: error.statusCode, body };
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const fields: Record<string, string> = {};
+    for (const issue of error.validation) {
+      const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+      const key = field || error.validationContext || 'body';
+      fields[key] ??= issue.message ?? 'Invalid value';
+    }
+    const first = Object.values(fields)[0] ?? 'Invalid request';
+    return { status: 400, body: { message: first, code: 'validation_failed', fields } };
+  }
+  if (isResponseSerializationError(error)) {
+    return { status: 500, body: { message: GENERIC_5XX, code: 'internal_error', request_id: request.id } };
+  }
+  const known = error.code ? FASTIFY_CLIENT_ERRORS[error.code] : undefined;
+  if (known) return { status: known.status, body: { message: known.message, code: known.code } };
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    return { status, body: { message: error.message || 'Bad request', code: codeForStatus(status) } };
+  }
+  return { status: 500, body: { message: GENERIC_5XX, code: 'internal_error', request_id: request.id } };
+}
+
+function codeForStatus(status: number): ErrorCode {
+  switch (status) {
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not_found';
+    case 409:
+      return 'conflict';
+    case 413:
+      return 'payload_too_large';
+    case 415:
+      return 'unsupported_media_type';
+    default:
+      return 'bad_request';
+  }
+}
+
+export default fp(errors, { name: 'errors' });

@@ -1,0 +1,41 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { AppConfig } from '../config.ts';
+import { declarePublicRoutes } from './access.ts';
+
+/**
+ * The OpenAPI description is generated from the same zod schemas that validate requests and
+ * serialise responses; the UI and `/docs/json` are public (they describe, they don't expose).
+ */
+async function openapi(app: FastifyInstance, options: { config: AppConfig; version: string }) {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: `${options.config.appName} API`,
+        description:
+          'Every request and response of the API, generated from the zod schemas in shared/. Errors share one body: `{ message, code }` plus `fields`, `retry_after` or `request_id`.',
+        version: options.version,
+      },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+
+  await app.register(async (docs) => {
+    declarePublicRoutes(docs);
+    await docs.register(swaggerUi, {
+      routePrefix: '/docs',
+      staticCSP: true,
+      uiConfig: { docExpansion: 'list', deepLinking: false },
+    });
+  });
+}
+
+export default fp(openapi, { name: 'openapi' });

@@ -1,0 +1,74 @@
+/** Business constants of SPEC §9, shared by server and web. */
+export const API_TIMEOUT_MS = 30_000;
+export const API_RETRY_ATTEMPTS = 3;
+export const API_RETRY_DELAY_MS = 1_000;
+
+export const REPOSITORY_LOAD_TIMEOUT_MS = 5_000;
+export const COMMITS_LOAD_TIMEOUT_MS = 10_000;
+export const COMMITS_REQUESTED = 10;
+
+export const LIST_PAGE_SIZE = 10;
+export const SCROLL_TRIGGER_PX = 200;
+export const SCROLL_DEBOUNCE_MS = 400;
+export const SCROLL_SIMULATED_DELAY_MS = 300;
+export const SCROLL_AUTOFILL_MAX = 20;
+
+export const MOBILE_BREAKPOINT_PX = 768;
+export const CARD_DENSITIES = [2, 3, 4] as const;
+export const DEFAULT_CARD_DENSITY = 3;
+export const SIDEBAR_EXPANDED_PX = 240;
+export const SIDEBAR_COLLAPSED_PX = 60;
+
+export const ADMIN_USERS_DEFAULT_PAGE = 1;
+export const ADMIN_USERS_DEFAULT_PER_PAGE = 20;
+export const ADMIN_USERS_DASHBOARD_PER_PAGE = 50;
+export const ADMIN_USERS_MAX_PER_PAGE = 100;
+
+export const MESSAGE_CLEAR_MS = {
+  repositoryUpdated: 1_000,
+  saved: 3_000,
+  versionAdded: 3_000,
+  commentAdded: 3_000,
+  profileUpdated: 3_000,
+  password: 5_000,
+  token: 5_000,
+  webhook: 5_000,
+  export: 5_000,
+} as const;
+
+export const REMEMBER_ME_HOURS = 24;
+export const SESSION_HOURS = 1;
+export const ACCESS_TOKEN_MINUTES = 15;
+export const VERIFICATION_LINK_HOURS = 24;
+export const RESET_LINK_HOURS = 1;
+export const REDIRECT_AFTER_SUCCESS_MS = 3_000;
+export const DEFAULT_RESET_RETRY_S = 900;
+export const VERIFICATION_TOKEN_MIN_LENGTH = 10;
+
+export const USERNAME_MIN = 3;
+export const USERNAME_MAX = 20;
+export const NAME_MIN = 2;
+export const PASSWORD_MIN = 8;
+export const PASSWORD_STRENGTH_MAX = 6;
+
+export const TAG_SUGGESTIONS_MAX = 8;
+export const TAG_COLOR_PAIRS = 12;
+
+export const AUTO_BACKUPS_KEPT = 10;
+
+export const CONTRIBUTORS_CAP = 1000;
+export const RECENTLY_UPDATED_DAYS = 30;
+
+/** Request body limit (DESIGN §4: 413 over 1 MiB). */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Local and session storage keys (SPEC §9). */
+export const STORAGE_KEYS = {
+  accessToken: 'access_token',
+  refreshToken: 'refresh_token',
+  user: 'user',
+  rememberMe: 'remember_me',
+  sidebar: 'sidebar_state',
+  colorScheme: 'color_scheme',
+  redirectAfterLogin: 'redirect_after_login',
+} as const;

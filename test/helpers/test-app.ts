@@ -1,0 +1,53 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { type BuildOptions, buildApp } from '../../server/app.ts';
+import { type AppConfig, loadConfig } from '../../server/config.ts';
+import { createTestDatabase } from './test-database.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: AppConfig;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole application on a fresh database (SQLite in memory, or a new PostgreSQL database
+ * under TEST_DB=postgres) with its own temporary DATA_DIR. Pass environment overrides as the
+ * strings an operator would set; `extend` registers test-only routes before the app is ready.
+ */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: BuildOptions & { extend?: (app: FastifyInstance) => void } = {},
+): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'rt-test-'));
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    SECRET_KEY: 'test-secret-key-0123456789abcdef0123456789abcdef',
+    ...env,
+  });
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(config, { ...options, database: database.handle });
+    options.extend?.(app);
+    await app.ready();
+  } catch (error) {
+    await database.dispose();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    app,
+    config,
+    dataDir,
+    async close() {
+      await app.close();
+      await database.dispose();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

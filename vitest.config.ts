@@ -1,0 +1,38 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Two projects: `node` (unit and integration tests of shared/, server/ and test/ doubles)
+ * and `web` (component tests under happy-dom). TEST_DB=postgres reruns the node project
+ * against PostgreSQL (see scripts/test.ts).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: [
+            'shared/**/*.test.ts',
+            'server/**/*.test.ts',
+            'test/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        plugins: [react()],
+        test: {
+          name: 'web',
+          environment: 'happy-dom',
+          include: ['web/**/*.test.tsx', 'web/**/*.test.ts'],
+          setupFiles: ['web/test-setup.ts'],
+          testTimeout: 20_000,
+        },
+      },
+    ],
+  },
+});

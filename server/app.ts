@@ -6,10 +6,16 @@ import packageJson from '../package.json' with { type: 'json' };
 import { BODY_LIMIT_BYTES } from '../shared/constants.ts';
 import type { AppConfig } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
 import { resolveGitCommit } from './lib/git-commit.ts';
+import type { Resolver } from './lib/outbound-guard.ts';
 import { resolveSecretKey } from './lib/secret-key.ts';
+import type { Mailer } from './mail/mailer.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { meRoutes } from './modules/me/me.routes.ts';
 import access from './plugins/access.ts';
+import auth from './plugins/auth.ts';
 import database from './plugins/database.ts';
 import errors from './plugins/errors.ts';
 import jsonBody from './plugins/json-body.ts';
@@ -23,6 +29,10 @@ export interface BuildOptions {
   database?: DatabaseHandle;
   /** Serve the SPA from this folder instead of web/dist. */
   webDistDir?: string;
+  /** Test seams: a fake clock, a capturing mailer, a fixed DNS resolver for webhook checks. */
+  clock?: Clock;
+  mailer?: Mailer;
+  resolve?: Resolver;
 }
 
 /** Redacted wherever they appear in a log line (SECURITY.md C5). */
@@ -67,11 +77,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(access);
   await app.register(security, { config });
   await app.register(compress, { threshold: 1024 });
-  await app.register(rateLimit, { config });
   await app.register(database, {
     handle: options.database ?? openDatabase(config),
     closeOnShutdown: options.database === undefined,
   });
+  const clock = options.clock ?? systemClock;
+  await app.register(rateLimit, { config, clock });
+  await app.register(auth, { clock, mailer: options.mailer });
   await app.register(openapi, { config, version: packageJson.version });
 
   await app.register(healthRoutes, {
@@ -80,6 +92,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     gitCommit: resolveGitCommit(config.gitCommit),
     startedAt: Date.now(),
   });
+
+  await app.register(authRoutes);
+  await app.register(meRoutes, { resolve: options.resolve });
 
   await app.register(webApp, { distDir: options.webDistDir });
   return app;

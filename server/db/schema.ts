@@ -19,7 +19,58 @@ export interface AuditLogTable {
   created_at: string;
 }
 
+/** Flags are stored as 0/1 on both databases. */
+export type Flag = 0 | 1;
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  password_hash: string;
+  is_active: Flag;
+  is_verified: Flag;
+  is_admin: Flag;
+  token_version: Generated<number>;
+  created_at: string;
+  updated_at: string;
+  last_login_at: string | null;
+  github_token_enc: string | null;
+  github_token_last_four: string | null;
+  github_token_set_at: string | null;
+  slack_webhook_enc: string | null;
+  slack_webhook_set_at: string | null;
+}
+
+export interface RefreshTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  family_id: string;
+  token_hash: string;
+  remember_me: Flag;
+  expires_at: string;
+  created_at: string;
+  used_at: string | null;
+  revoked_at: string | null;
+}
+
+export type EmailTokenPurpose = 'verify' | 'reset';
+
+export interface EmailTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  purpose: EmailTokenPurpose;
+  token_hash: string;
+  expires_at: string;
+  created_at: string;
+  used_at: string | null;
+}
+
 export interface Database {
+  users: UsersTable;
+  refresh_tokens: RefreshTokensTable;
+  email_tokens: EmailTokensTable;
   job_leases: JobLeasesTable;
   audit_log: AuditLogTable;
 }

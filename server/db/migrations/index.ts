@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely/migration';
 import * as createJobLeasesAndAuditLog from './2026-11-22-0001-create-job-leases-and-audit-log.ts';
+import * as createUsersAndTokens from './2026-11-22-0002-create-users-and-tokens.ts';
 
 /**
  * Every migration, listed explicitly so boot needs no directory scan and the bundle-free
@@ -7,4 +8,5 @@ import * as createJobLeasesAndAuditLog from './2026-11-22-0001-create-job-leases
  */
 export const migrations: Record<string, Migration> = {
   '2026-11-22-0001-create-job-leases-and-audit-log': createJobLeasesAndAuditLog,
+  '2026-11-22-0002-create-users-and-tokens': createUsersAndTokens,
 };

@@ -1,0 +1,210 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database, EmailTokenPurpose, Flag } from '../../db/schema.ts';
+import type { UserRow } from './user-presenter.ts';
+
+type Db = Kysely<Database>;
+
+export async function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Sign-in accepts either the e-mail or the username, both case-insensitively. */
+export async function findUserByLogin(db: Db, login: string): Promise<UserRow | undefined> {
+  const value = login.trim().toLowerCase();
+  const column = value.includes('@') ? sql`lower(email)` : sql`lower(username)`;
+  return db.selectFrom('users').selectAll().where(column, '=', value).executeTakeFirst();
+}
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where(sql`lower(email)`, '=', email.trim().toLowerCase())
+    .executeTakeFirst();
+}
+
+export async function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where(sql`lower(username)`, '=', username.trim().toLowerCase())
+    .executeTakeFirst();
+}
+
+export async function countUsers(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export interface NewUser {
+  username: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  password_hash: string;
+  is_verified: Flag;
+  is_admin: Flag;
+  is_active: Flag;
+  now: string;
+}
+
+export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
+  const { now, ...fields } = user;
+  return db
+    .insertInto('users')
+    .values({ ...fields, created_at: now, updated_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateUser(
+  db: Db,
+  id: number,
+  changes: Partial<Omit<UserRow, 'id' | 'created_at'>> & { updated_at: string },
+): Promise<UserRow | undefined> {
+  return db.updateTable('users').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/** Invalidates every access token of the user now (they carry the old version). */
+export async function bumpTokenVersion(db: Db, id: number, now: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ token_version: eb('token_version', '+', 1), updated_at: now }))
+    .where('id', '=', id)
+    .execute();
+}
+
+// ---- refresh tokens ------------------------------------------------------------------------
+
+export interface NewRefreshToken {
+  user_id: number;
+  family_id: string;
+  token_hash: string;
+  remember_me: Flag;
+  expires_at: string;
+  created_at: string;
+}
+
+export async function insertRefreshToken(db: Db, token: NewRefreshToken): Promise<void> {
+  await db.insertInto('refresh_tokens').values(token).execute();
+}
+
+export async function findRefreshToken(db: Db, tokenHash: string) {
+  return db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+/** Marks a token used only if nobody used it first; true when this caller won. */
+export async function claimRefreshToken(db: Db, id: number, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('refresh_tokens')
+    .set({ used_at: now })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function revokeFamily(db: Db, familyId: string, now: string): Promise<void> {
+  await db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: now })
+    .where('family_id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** Revokes every session of the user, except the family `keepFamilyId` when given. */
+export async function revokeUserFamilies(
+  db: Db,
+  userId: number,
+  now: string,
+  keepFamilyId?: string,
+): Promise<void> {
+  let query = db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null);
+  if (keepFamilyId) query = query.where('family_id', '!=', keepFamilyId);
+  await query.execute();
+}
+
+/** Expired rows serve no purpose once their family's absolute lifetime has passed. */
+export async function deleteExpiredRefreshTokens(db: Db, now: string): Promise<void> {
+  await db.deleteFrom('refresh_tokens').where('expires_at', '<', now).execute();
+}
+
+// ---- e-mail tokens -------------------------------------------------------------------------
+
+export async function replaceEmailToken(
+  db: Db,
+  token: {
+    user_id: number;
+    purpose: EmailTokenPurpose;
+    token_hash: string;
+    expires_at: string;
+    created_at: string;
+  },
+): Promise<void> {
+  // A new link voids the previous ones of the same purpose.
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('email_tokens')
+      .set({ used_at: token.created_at })
+      .where('user_id', '=', token.user_id)
+      .where('purpose', '=', token.purpose)
+      .where('used_at', 'is', null)
+      .execute();
+    await trx.insertInto('email_tokens').values(token).execute();
+  });
+}
+
+export async function findEmailToken(db: Db, purpose: EmailTokenPurpose, tokenHash: string) {
+  return db
+    .selectFrom('email_tokens')
+    .selectAll()
+    .where('purpose', '=', purpose)
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+/**
+ * Consumes a token with one conditional update, so of two parallel uses exactly one wins
+ * (SECURITY.md B2). Returns the user id, or undefined when it was used, expired or unknown.
+ */
+export async function consumeEmailToken(
+  db: Db,
+  purpose: EmailTokenPurpose,
+  tokenHash: string,
+  now: string,
+): Promise<number | undefined> {
+  const row = await db
+    .updateTable('email_tokens')
+    .set({ used_at: now })
+    .where('purpose', '=', purpose)
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('user_id')
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
+export async function voidEmailTokens(
+  db: Db,
+  userId: number,
+  purpose: EmailTokenPurpose,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('email_tokens')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .execute();
+}

@@ -1,0 +1,252 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { RESET_LINK_HOURS, VERIFICATION_LINK_HOURS } from '../../../shared/constants.ts';
+import type { LoginResponse, RegisterBody, SuccessResponse, User } from '../../../shared/schemas/auth.ts';
+import type { AppConfig } from '../../config.ts';
+import type { Database, EmailTokenPurpose } from '../../db/schema.ts';
+import type { SharedQuota } from '../../github/quota.ts';
+import { AppError, badRequest, conflict, notFound } from '../../lib/app-error.ts';
+import { addSeconds, type Clock } from '../../lib/clock.ts';
+import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
+import { hashToken, randomToken } from '../../lib/secret-box.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import { passwordChangedMail, resetMail, verificationMail } from '../../mail/templates.ts';
+import {
+  bumpTokenVersion,
+  consumeEmailToken,
+  countUsers,
+  findEmailToken,
+  findUserByEmail,
+  findUserById,
+  findUserByLogin,
+  findUserByUsername,
+  insertUser,
+  replaceEmailToken,
+  revokeFamily,
+  revokeUserFamilies,
+  updateUser,
+  voidEmailTokens,
+} from './auth.queries.ts';
+import type { TokenService } from './tokens.service.ts';
+import { presentUser, type UserRow } from './user-presenter.ts';
+
+export const MESSAGES = {
+  invalidCredentials: 'Invalid email/username or password',
+  unverified:
+    'Please verify your email address before signing in. Check your inbox or request a new verification email.',
+  inactive: 'Your account has been deactivated. Please contact an administrator.',
+  registrationClosed:
+    'Registration is closed on this instance. Ask an administrator to create an account for you.',
+  registered: 'Registration successful! Please check your email to verify your account.',
+  registeredFirstAdmin:
+    'Registration successful! You are the first user, so your account is an administrator and ready to use.',
+  registeredMailFailed:
+    'Your account was created, but the verification email could not be sent. Use "Resend verification email" to try again.',
+  emailTaken: 'An account with this email already exists',
+  usernameTaken: 'This username is already taken',
+  verified: 'Email verified successfully! You can now sign in.',
+  verifyNotFound: 'Verification token not found. The link may have expired or already been used.',
+  verifyInvalid: 'Invalid or expired verification token. Please request a new verification email.',
+  resent:
+    'If an account with that email exists and is not yet verified, a new verification email has been sent.',
+  forgot: 'If the email exists, a password reset link has been sent.',
+  resetInvalid: 'Invalid or expired reset token',
+  resetValid: 'Reset token is valid',
+  resetDone: 'Your password has been reset. You can now sign in with your new password.',
+  currentPasswordWrong: 'Current password is incorrect',
+  passwordChanged: 'Password changed successfully. Your other sessions have been signed out.',
+  loggedOut: 'Signed out',
+  loggedOutEverywhere: 'Signed out of every session',
+  loginOk: 'Login successful',
+} as const;
+
+export interface AuthDeps {
+  db: Kysely<Database>;
+  tokens: TokenService;
+  mailer: Mailer;
+  clock: Clock;
+  config: AppConfig;
+  log: FastifyBaseLogger;
+  quota: SharedQuota;
+}
+
+/** Sign-up, sign-in, e-mail verification, password reset and change (SPEC §7 Auth, DESIGN §2). */
+export class AuthService {
+  readonly #deps: AuthDeps;
+
+  constructor(deps: AuthDeps) {
+    this.#deps = deps;
+  }
+
+  present(row: UserRow): User {
+    return presentUser(row, this.#deps.quota.remaining);
+  }
+
+  async register(body: RegisterBody): Promise<{ message: string }> {
+    const { db, config, clock } = this.#deps;
+    if (config.registration === 'closed') throw new AppError(403, 'forbidden', MESSAGES.registrationClosed);
+    if (await findUserByEmail(db, body.email)) throw conflict(MESSAGES.emailTaken);
+    if (await findUserByUsername(db, body.username)) throw conflict(MESSAGES.usernameTaken);
+    const first = (await countUsers(db)) === 0;
+    const now = clock.now().toISOString();
+    let user: UserRow;
+    try {
+      user = await insertUser(db, {
+        username: body.username.trim(),
+        email: body.email.trim().toLowerCase(),
+        first_name: body.first_name.trim(),
+        last_name: body.last_name.trim(),
+        password_hash: await hashPassword(body.password),
+        // The first account on an empty instance is its administrator, verified at once (DESIGN §2).
+        is_admin: first ? 1 : 0,
+        is_verified: first ? 1 : 0,
+        is_active: 1,
+        now,
+      });
+    } catch (error) {
+      // A parallel registration took the address or name between the checks and the insert.
+      if (/unique|duplicate/i.test(String(error))) throw conflict(MESSAGES.emailTaken);
+      throw error;
+    }
+    if (first) return { message: MESSAGES.registeredFirstAdmin };
+    const sent = await this.#sendEmailLink(user, 'verify');
+    return { message: sent ? MESSAGES.registered : MESSAGES.registeredMailFailed };
+  }
+
+  async login(login: string, password: string, rememberMe: boolean): Promise<LoginResponse> {
+    const { db, tokens, clock } = this.#deps;
+    const user = await findUserByLogin(db, login);
+    const ok = user ? await verifyPassword(user.password_hash, password) : await verifyAgainstDummy(password);
+    if (!user || !ok) throw new AppError(401, 'unauthorized', MESSAGES.invalidCredentials);
+    // Only after the password checked out may the answer say why the account can't sign in.
+    if (user.is_active !== 1) throw new AppError(403, 'forbidden', MESSAGES.inactive);
+    if (user.is_verified !== 1) throw new AppError(403, 'forbidden', MESSAGES.unverified);
+    const now = clock.now().toISOString();
+    const changes: Parameters<typeof updateUser>[2] = { last_login_at: now, updated_at: now };
+    if (needsRehash(user.password_hash)) changes.password_hash = await hashPassword(password);
+    const updated = (await updateUser(db, user.id, changes)) ?? user;
+    const issued = await tokens.startSession(updated, rememberMe);
+    return { ...issued, user: this.present(updated), message: MESSAGES.loginOk };
+  }
+
+  async verifyEmail(token: string): Promise<SuccessResponse> {
+    const { db, clock } = this.#deps;
+    const now = clock.now().toISOString();
+    const tokenHash = hashToken(token);
+    const userId = await consumeEmailToken(db, 'verify', tokenHash, now);
+    if (userId === undefined) {
+      const known = await findEmailToken(db, 'verify', tokenHash);
+      if (!known) throw notFound(MESSAGES.verifyNotFound);
+      throw badRequest(MESSAGES.verifyInvalid);
+    }
+    await updateUser(db, userId, { is_verified: 1, updated_at: now });
+    return { success: true, message: MESSAGES.verified };
+  }
+
+  /** Same answer whether or not the address exists or is already verified. */
+  async resendVerification(email: string): Promise<SuccessResponse> {
+    const user = await findUserByEmail(this.#deps.db, email);
+    if (user && user.is_verified !== 1 && user.is_active === 1) await this.#sendEmailLink(user, 'verify');
+    return { success: true, message: MESSAGES.resent };
+  }
+
+  /** Same answer whether or not the address exists (SECURITY.md B1). */
+  async forgotPassword(email: string): Promise<SuccessResponse> {
+    const user = await findUserByEmail(this.#deps.db, email);
+    if (user && user.is_active === 1) await this.#sendEmailLink(user, 'reset');
+    return { success: true, message: MESSAGES.forgot };
+  }
+
+  async verifyResetToken(token: string): Promise<SuccessResponse> {
+    const row = await findEmailToken(this.#deps.db, 'reset', hashToken(token));
+    const now = this.#deps.clock.now().toISOString();
+    if (!row || row.used_at !== null || row.expires_at <= now) throw badRequest(MESSAGES.resetInvalid);
+    return { success: true, message: MESSAGES.resetValid };
+  }
+
+  async resetPassword(token: string, newPassword: string): Promise<SuccessResponse> {
+    const { db, clock } = this.#deps;
+    const now = clock.now().toISOString();
+    const userId = await consumeEmailToken(db, 'reset', hashToken(token), now);
+    if (userId === undefined) throw badRequest(MESSAGES.resetInvalid);
+    const user = await findUserById(db, userId);
+    if (user?.is_active !== 1) throw badRequest(MESSAGES.resetInvalid);
+    await updateUser(db, userId, { password_hash: await hashPassword(newPassword), updated_at: now });
+    // Every session and every other reset link dies with the old password (SECURITY.md B4).
+    await bumpTokenVersion(db, userId, now);
+    await revokeUserFamilies(db, userId, now);
+    await voidEmailTokens(db, userId, 'reset', now);
+    await this.#notify(passwordChangedMail(this.#deps.config.appName, user.email, user.first_name));
+    return { success: true, message: MESSAGES.resetDone };
+  }
+
+  /**
+   * Changes the password and signs out every other session; the caller's own session (named
+   * by its refresh token) stays, so the person changing it is not thrown out mid-task.
+   */
+  async changePassword(
+    userId: number,
+    current: string,
+    next: string,
+    ownRefreshToken?: string,
+  ): Promise<{ message: string }> {
+    const { db, clock, tokens } = this.#deps;
+    const user = await findUserById(db, userId);
+    if (!user) throw notFound('User not found');
+    if (!(await verifyPassword(user.password_hash, current))) {
+      throw badRequest(MESSAGES.currentPasswordWrong, { current_password: MESSAGES.currentPasswordWrong });
+    }
+    const now = clock.now().toISOString();
+    await updateUser(db, userId, { password_hash: await hashPassword(next), updated_at: now });
+    const own = ownRefreshToken ? await tokens.familyOf(ownRefreshToken) : undefined;
+    await revokeUserFamilies(db, userId, now, own?.userId === userId ? own.familyId : undefined);
+    await this.#notify(passwordChangedMail(this.#deps.config.appName, user.email, user.first_name));
+    return { message: MESSAGES.passwordChanged };
+  }
+
+  async logout(refreshToken: string): Promise<{ message: string }> {
+    const family = await this.#deps.tokens.familyOf(refreshToken);
+    if (family) await revokeFamily(this.#deps.db, family.familyId, this.#deps.clock.now().toISOString());
+    return { message: MESSAGES.loggedOut };
+  }
+
+  async logoutEverywhere(userId: number): Promise<{ message: string }> {
+    const now = this.#deps.clock.now().toISOString();
+    await revokeUserFamilies(this.#deps.db, userId, now);
+    await bumpTokenVersion(this.#deps.db, userId, now);
+    return { message: MESSAGES.loggedOutEverywhere };
+  }
+
+  /** Creates a one-time link and mails it; false when the mail could not be sent (the account stays). */
+  async #sendEmailLink(user: UserRow, purpose: EmailTokenPurpose): Promise<boolean> {
+    const { db, clock, config } = this.#deps;
+    const token = randomToken(32);
+    const now = clock.now();
+    const hours = purpose === 'verify' ? VERIFICATION_LINK_HOURS : RESET_LINK_HOURS;
+    await replaceEmailToken(db, {
+      user_id: user.id,
+      purpose,
+      token_hash: hashToken(token),
+      expires_at: addSeconds(now, hours * 3600).toISOString(),
+      created_at: now.toISOString(),
+    });
+    // Links come from PUBLIC_URL, never from the request's Host header (SECURITY.md B3).
+    const path = purpose === 'verify' ? 'verify-email' : 'reset-password';
+    const link = `${config.publicUrl}/#/${path}?token=${encodeURIComponent(token)}`;
+    const mail =
+      purpose === 'verify'
+        ? verificationMail(config.appName, user.email, user.first_name, link)
+        : resetMail(config.appName, user.email, user.first_name, link);
+    return this.#notify(mail);
+  }
+
+  async #notify(mail: Parameters<Mailer['send']>[0]): Promise<boolean> {
+    try {
+      await this.#deps.mailer.send(mail);
+      return true;
+    } catch (error) {
+      this.#deps.log.error({ err: error, subject: mail.subject }, 'mail could not be sent');
+      return false;
+    }
+  }
+}

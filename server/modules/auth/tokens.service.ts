@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { Kysely } from 'kysely';
+import { ACCESS_TOKEN_MINUTES, REMEMBER_ME_HOURS, SESSION_HOURS } from '../../../shared/constants.ts';
+import type { Database } from '../../db/schema.ts';
+import { unauthorized } from '../../lib/app-error.ts';
+import { addSeconds, type Clock } from '../../lib/clock.ts';
+import { deriveKey, hashToken, randomToken } from '../../lib/secret-box.ts';
+import {
+  claimRefreshToken,
+  findRefreshToken,
+  findUserById,
+  insertRefreshToken,
+  revokeFamily,
+} from './auth.queries.ts';
+import type { UserRow } from './user-presenter.ts';
+
+const ISSUER = 'repo-tracker';
+const AUDIENCE = 'repo-tracker-api';
+const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
+
+export interface IssuedTokens {
+  access_token: string;
+  refresh_token: string;
+}
+
+/**
+ * Access tokens are short JWTs (HS256 only, typed, 15 minutes) checked against the user's
+ * `token_version` on every request; refresh tokens are opaque, stored hashed, rotated on every
+ * use, and a replayed one revokes its whole family (SECURITY.md C1, C2).
+ */
+export class TokenService {
+  readonly #db: Kysely<Database>;
+  readonly #key: Uint8Array;
+  readonly #clock: Clock;
+
+  constructor(db: Kysely<Database>, secretKey: string, clock: Clock) {
+    this.#db = db;
+    this.#key = deriveKey(secretKey, 'access-jwt-v1');
+    this.#clock = clock;
+  }
+
+  async signAccessToken(user: Pick<UserRow, 'id' | 'token_version'>): Promise<string> {
+    const now = Math.floor(this.#clock.now().getTime() / 1000);
+    return new SignJWT({ ver: user.token_version })
+      .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
+      .setSubject(String(user.id))
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt(now)
+      .setExpirationTime(now + ACCESS_TOKEN_MINUTES * 60)
+      .sign(this.#key);
+  }
+
+  /** The active user behind a bearer token, or a 401. */
+  async verifyAccessToken(token: string): Promise<UserRow> {
+    let subject: string | undefined;
+    let version: unknown;
+    try {
+      const { payload } = await jwtVerify(token, this.#key, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        typ: 'at+jwt',
+        currentDate: this.#clock.now(),
+      });
+      subject = payload.sub;
+      version = payload.ver;
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw unauthorized(SESSION_EXPIRED);
+      throw unauthorized('Invalid access token. Please sign in again.');
+    }
+    const user = subject && /^\d+$/.test(subject) ? await findUserById(this.#db, Number(subject)) : undefined;
+    if (user?.is_active !== 1 || user.token_version !== version) throw unauthorized(SESSION_EXPIRED);
+    return user;
+  }
+
+  /** A new session: a fresh family whose absolute lifetime rotation never extends. */
+  async startSession(user: UserRow, rememberMe: boolean): Promise<IssuedTokens> {
+    const now = this.#clock.now();
+    const lifetimeHours = rememberMe ? REMEMBER_ME_HOURS : SESSION_HOURS;
+    const refresh_token = await this.#issueRefreshToken(
+      user.id,
+      randomUUID(),
+      rememberMe,
+      addSeconds(now, lifetimeHours * 3600),
+    );
+    return { access_token: await this.signAccessToken(user), refresh_token };
+  }
+
+  /** Rotates a refresh token. A used or revoked one is a replay: its family dies (RFC 9700 §4.14.2). */
+  async rotate(presented: string): Promise<IssuedTokens & { user: UserRow }> {
+    const nowDate = this.#clock.now();
+    const now = nowDate.toISOString();
+    const row = await findRefreshToken(this.#db, hashToken(presented));
+    if (!row) throw unauthorized(SESSION_EXPIRED);
+    if (row.used_at !== null || row.revoked_at !== null) {
+      await revokeFamily(this.#db, row.family_id, now);
+      throw unauthorized(SESSION_EXPIRED);
+    }
+    if (row.expires_at <= now) throw unauthorized(SESSION_EXPIRED);
+    const user = await findUserById(this.#db, row.user_id);
+    if (user?.is_active !== 1) {
+      await revokeFamily(this.#db, row.family_id, now);
+      throw unauthorized(SESSION_EXPIRED);
+    }
+    // Two racing rotations of one token: the loser is treated as a replay.
+    if (!(await claimRefreshToken(this.#db, row.id, now))) {
+      await revokeFamily(this.#db, row.family_id, now);
+      throw unauthorized(SESSION_EXPIRED);
+    }
+    const refresh_token = await this.#issueRefreshToken(
+      user.id,
+      row.family_id,
+      row.remember_me === 1,
+      new Date(row.expires_at),
+    );
+    return { access_token: await this.signAccessToken(user), refresh_token, user };
+  }
+
+  /** The family of a presented refresh token, if it is one of ours. */
+  async familyOf(presented: string): Promise<{ familyId: string; userId: number } | undefined> {
+    const row = await findRefreshToken(this.#db, hashToken(presented));
+    return row ? { familyId: row.family_id, userId: row.user_id } : undefined;
+  }
+
+  async #issueRefreshToken(
+    userId: number,
+    familyId: string,
+    rememberMe: boolean,
+    expiresAt: Date,
+  ): Promise<string> {
+    const token = randomToken(32);
+    await insertRefreshToken(this.#db, {
+      user_id: userId,
+      family_id: familyId,
+      token_hash: hashToken(token),
+      remember_me: rememberMe ? 1 : 0,
+      expires_at: expiresAt.toISOString(),
+      created_at: this.#clock.now().toISOString(),
+    });
+    return token;
+  }
+}

@@ -1,0 +1,150 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  changePasswordBodySchema,
+  githubTokenBodySchema,
+  githubTokenStatusSchema,
+  messageResponseSchema,
+  slackWebhookBodySchema,
+  slackWebhookStatusSchema,
+  updateProfileBodySchema,
+  userResponseSchema,
+} from '../../../shared/schemas/auth.ts';
+import { errorBodySchema } from '../../../shared/schemas/errors.ts';
+import { unauthorized } from '../../lib/app-error.ts';
+import type { Resolver } from '../../lib/outbound-guard.ts';
+import { MeService } from './me.service.ts';
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
+const security = [{ bearerAuth: [] }];
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    meService: MeService;
+  }
+}
+
+/** The signed-in caller's own account: profile, password, GitHub token and Slack webhook. */
+export const meRoutes: FastifyPluginAsyncZod<{ resolve?: Resolver }> = async (app, options) => {
+  const service = new MeService({
+    db: app.db,
+    clock: app.clock,
+    box: app.secretBox,
+    quota: app.sharedQuota,
+    config: app.config,
+    resolve: options.resolve,
+  });
+  app.decorate('meService', service);
+  const callerId = (user: { id: number } | null) => {
+    if (!user) throw unauthorized();
+    return user.id;
+  };
+  const route = { config: { access: 'user' as const } };
+
+  app.get(
+    '/auth/me',
+    {
+      ...route,
+      schema: {
+        tags: ['account'],
+        summary: 'The signed-in user',
+        security,
+        response: { 200: userResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({ user: await service.getUser(callerId(request.user)) }),
+  );
+
+  app.patch(
+    '/auth/me',
+    {
+      ...route,
+      schema: {
+        tags: ['account'],
+        summary: 'Update first and last name',
+        security,
+        body: updateProfileBodySchema,
+        response: { 200: userResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      user: await service.updateProfile(
+        callerId(request.user),
+        request.body.first_name,
+        request.body.last_name,
+      ),
+    }),
+  );
+
+  app.post(
+    '/auth/change-password',
+    {
+      ...route,
+      schema: {
+        tags: ['account'],
+        summary: 'Change the password; other sessions are signed out',
+        security,
+        body: changePasswordBodySchema,
+        response: { 200: messageResponseSchema, ...errors },
+      },
+    },
+    async (request) =>
+      app.authService.changePassword(
+        callerId(request.user),
+        request.body.current_password,
+        request.body.new_password,
+        request.body.refresh_token,
+      ),
+  );
+
+  const tokenSchema = { tags: ['account'], security, response: { 200: githubTokenStatusSchema, ...errors } };
+  app.get(
+    '/auth/me/github-token',
+    { ...route, schema: { ...tokenSchema, summary: 'Personal GitHub token status' } },
+    async (request) => service.getGitHubToken(callerId(request.user)),
+  );
+  app.put(
+    '/auth/me/github-token',
+    {
+      ...route,
+      schema: {
+        ...tokenSchema,
+        summary: 'Store a personal GitHub token (encrypted)',
+        body: githubTokenBodySchema,
+      },
+    },
+    async (request) => service.setGitHubToken(callerId(request.user), request.body.token),
+  );
+  app.delete(
+    '/auth/me/github-token',
+    { ...route, schema: { ...tokenSchema, summary: 'Remove the personal GitHub token' } },
+    async (request) => service.removeGitHubToken(callerId(request.user)),
+  );
+
+  const webhookSchema = {
+    tags: ['account'],
+    security,
+    response: { 200: slackWebhookStatusSchema, ...errors },
+  };
+  app.get(
+    '/auth/me/slack-webhook',
+    { ...route, schema: { ...webhookSchema, summary: 'Slack webhook status' } },
+    async (request) => service.getSlackWebhook(callerId(request.user)),
+  );
+  app.put(
+    '/auth/me/slack-webhook',
+    {
+      ...route,
+      schema: {
+        ...webhookSchema,
+        summary: 'Store a Slack webhook URL (checked, encrypted)',
+        body: slackWebhookBodySchema,
+      },
+    },
+    async (request) => service.setSlackWebhook(callerId(request.user), request.body.url),
+  );
+  app.delete(
+    '/auth/me/slack-webhook',
+    { ...route, schema: { ...webhookSchema, summary: 'Remove the Slack webhook' } },
+    async (request) => service.removeSlackWebhook(callerId(request.user)),
+  );
+};

@@ -33,6 +33,8 @@ export interface BuildOptions {
   clock?: Clock;
   mailer?: Mailer;
   resolve?: Resolver;
+  /** Where log lines go (default stdout); tests capture them to prove no secret is logged. */
+  logStream?: { write(line: string): void };
 }
 
 /** Redacted wherever they appear in a log line (SECURITY.md C5). */
@@ -55,7 +57,11 @@ const REDACTED_PATHS = [
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const secretKey = resolveSecretKey(config);
   const app = Fastify({
-    logger: { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: parseTrustProxy(config.trustProxy),
     genReqId: () => randomUUID(),
@@ -83,7 +89,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   const clock = options.clock ?? systemClock;
   await app.register(rateLimit, { config, clock });
-  await app.register(auth, { clock, mailer: options.mailer });
+  await app.register(auth, { clock, mailer: options.mailer, resolve: options.resolve });
   await app.register(openapi, { config, version: packageJson.version });
 
   await app.register(healthRoutes, {
@@ -94,7 +100,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   await app.register(authRoutes);
-  await app.register(meRoutes, { resolve: options.resolve });
+  await app.register(meRoutes);
 
   await app.register(webApp, { distDir: options.webDistDir });
   return app;

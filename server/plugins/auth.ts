@@ -3,10 +3,12 @@ import fp from 'fastify-plugin';
 import { SharedQuota } from '../github/quota.ts';
 import { unauthorized } from '../lib/app-error.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { Resolver } from '../lib/outbound-guard.ts';
 import { SecretBox } from '../lib/secret-box.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
 import { AuthService } from '../modules/auth/auth.service.ts';
 import { TokenService } from '../modules/auth/tokens.service.ts';
+import { MeService } from '../modules/me/me.service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,12 +18,15 @@ declare module 'fastify' {
     authService: AuthService;
     secretBox: SecretBox;
     sharedQuota: SharedQuota;
+    meService: MeService;
   }
 }
 
 export interface AuthPluginOptions {
   clock: Clock;
   mailer?: Mailer;
+  /** DNS for webhook checks; tests pass a fixed answer. */
+  resolve?: Resolver;
 }
 
 /**
@@ -36,7 +41,8 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions) {
   app.decorate('clock', clock);
   app.decorate('mailer', mailer);
   app.decorate('tokens', tokens);
-  app.decorate('secretBox', new SecretBox(app.secretKey));
+  const secretBox = new SecretBox(app.secretKey);
+  app.decorate('secretBox', secretBox);
   app.decorate('sharedQuota', sharedQuota);
   app.decorate(
     'authService',
@@ -48,6 +54,17 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions) {
       config: app.config,
       log: app.log,
       quota: sharedQuota,
+    }),
+  );
+  app.decorate(
+    'meService',
+    new MeService({
+      db: app.db,
+      clock,
+      box: secretBox,
+      quota: sharedQuota,
+      config: app.config,
+      resolve: options.resolve,
     }),
   );
   app.decorate('authenticate', async (request: FastifyRequest) => {

@@ -11,29 +11,13 @@ import {
 } from '../../../shared/schemas/auth.ts';
 import { errorBodySchema } from '../../../shared/schemas/errors.ts';
 import { unauthorized } from '../../lib/app-error.ts';
-import type { Resolver } from '../../lib/outbound-guard.ts';
-import { MeService } from './me.service.ts';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 const security = [{ bearerAuth: [] }];
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    meService: MeService;
-  }
-}
-
 /** The signed-in caller's own account: profile, password, GitHub token and Slack webhook. */
-export const meRoutes: FastifyPluginAsyncZod<{ resolve?: Resolver }> = async (app, options) => {
-  const service = new MeService({
-    db: app.db,
-    clock: app.clock,
-    box: app.secretBox,
-    quota: app.sharedQuota,
-    config: app.config,
-    resolve: options.resolve,
-  });
-  app.decorate('meService', service);
+export const meRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = app.meService;
   const callerId = (user: { id: number } | null) => {
     if (!user) throw unauthorized();
     return user.id;

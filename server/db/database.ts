@@ -52,6 +52,10 @@ function openSqlite(file: string): DatabaseHandle {
   };
 }
 
+// int8 (bigint, count(*)) arrives as a string by default; every value we store fits a double
+// (GitHub ids and counts are far below 2^53), and SQLite answers numbers, so both dialects agree.
+pg.types.setTypeParser(20, (value) => Number(value));
+
 function openPostgres(connectionString: string): DatabaseHandle {
   const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5000 });
   // An idle client losing its connection must not crash the process; the next query reconnects.

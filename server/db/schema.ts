@@ -67,7 +67,85 @@ export interface EmailTokensTable {
   used_at: string | null;
 }
 
+export interface RepositoriesTable {
+  id: Generated<number>;
+  full_name: string;
+  github_id: number;
+  user_id: number | null;
+  name: string;
+  description: string | null;
+  url: string;
+  license: string;
+  topics: string;
+  tags: string;
+  notes: string;
+  stars: number;
+  forks: number;
+  issues: number;
+  commits: number;
+  contributors: number;
+  contributors_capped: Flag;
+  language: string | null;
+  archived: Flag;
+  private: Flag;
+  gone: Flag;
+  default_branch: string | null;
+  last_commit: string | null;
+  last_synced: string | null;
+  recent_commits: string;
+  etags: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RepositoryAliasesTable {
+  full_name_lower: string;
+  repository_id: number;
+}
+
+export interface RepositoryAccessTable {
+  repository_id: number;
+  user_id: number;
+  granted_at: string;
+}
+
+export interface CommentsTable {
+  id: Generated<number>;
+  repository_id: number;
+  user_id: number | null;
+  author: string;
+  comment: string;
+  created_at: string;
+}
+
+export interface VersionsTable {
+  id: Generated<number>;
+  repository_id: number;
+  user_id: number | null;
+  version_number: string;
+  release_date: string | null;
+  description: string | null;
+  snapshot: string;
+  created_at: string;
+}
+
+export interface RepositoryMetricsTable {
+  repository_id: number;
+  day: string;
+  stars: number;
+  forks: number;
+  issues: number;
+  commits: number;
+  contributors: number;
+}
+
 export interface Database {
+  repositories: RepositoriesTable;
+  repository_aliases: RepositoryAliasesTable;
+  repository_access: RepositoryAccessTable;
+  comments: CommentsTable;
+  versions: VersionsTable;
+  repository_metrics: RepositoryMetricsTable;
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
   email_tokens: EmailTokensTable;

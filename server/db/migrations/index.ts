@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely/migration';
 import * as createJobLeasesAndAuditLog from './2026-11-22-0001-create-job-leases-and-audit-log.ts';
 import * as createUsersAndTokens from './2026-11-22-0002-create-users-and-tokens.ts';
+import * as createRepositories from './2026-11-22-0003-create-repositories.ts';
 
 /**
  * Every migration, listed explicitly so boot needs no directory scan and the bundle-free
@@ -9,4 +10,5 @@ import * as createUsersAndTokens from './2026-11-22-0002-create-users-and-tokens
 export const migrations: Record<string, Migration> = {
   '2026-11-22-0001-create-job-leases-and-audit-log': createJobLeasesAndAuditLog,
   '2026-11-22-0002-create-users-and-tokens': createUsersAndTokens,
+  '2026-11-22-0003-create-repositories': createRepositories,
 };

@@ -1,0 +1,409 @@
+import { Octokit } from '@octokit/core';
+import { RequestError } from '@octokit/request-error';
+import type { Commit } from '../../shared/schemas/repositories.ts';
+import { GitHubError, MESSAGES, rateLimitMessage } from './github-error.ts';
+import { countFromLink } from './link-header.ts';
+import type { SharedQuota } from './quota.ts';
+import { QuotaBook } from './quota-book.ts';
+import { CAPPED_CONTRIBUTORS, licenseLabel, type RepositorySnapshot } from './repository-snapshot.ts';
+import { Semaphore } from './semaphore.ts';
+
+/** Stored per repository: GitHub's ETag of each list the sync reads, for conditional requests. */
+export interface Etags {
+  repo?: string;
+  commits?: string;
+  commitCount?: string;
+  contributors?: string;
+}
+
+export interface GitHubClientOptions {
+  apiUrl: string;
+  graphqlUrl: string;
+  /** GITHUB_TOKEN: used for public repositories when the member has no token of their own. */
+  serverToken?: string;
+  sharedQuota: SharedQuota;
+  timeoutMs?: number;
+  userAgent?: string;
+}
+
+interface RestAnswer<T> {
+  status: number;
+  data: T;
+  headers: Record<string, string | number | undefined>;
+}
+
+/** The fields of GitHub's repos/get the catalogue reads. */
+interface RestRepository {
+  id: number;
+  name: string;
+  full_name: string;
+  private: boolean;
+  html_url: string;
+  description: string | null;
+  stargazers_count: number;
+  forks_count: number;
+  open_issues_count: number;
+  language: string | null;
+  archived: boolean;
+  default_branch: string;
+  topics?: string[];
+  license: { spdx_id?: string | null; name?: string | null } | null;
+}
+
+interface RestCommit {
+  sha: string;
+  commit: {
+    author: { name?: string; date?: string } | null;
+    committer: { date?: string } | null;
+    message: string;
+  };
+  author: { login?: string } | null;
+}
+
+/** A request needs at most this many calls: repos/get, commits, commit count, contributors. */
+export const FULL_FETCH_COST = 4;
+const RETRYABLE_STATUSES = new Set([500, 502, 503, 504]);
+
+/**
+ * GitHub through Octokit, kind to its quota (DESIGN §3, GITHUB-API.md): conditional requests
+ * with stored ETags (a 304 with a token costs nothing), counts from `Link` with `per_page=1`,
+ * bounded concurrency per token, `x-ratelimit-*` and `retry-after` honoured, 409 never retried,
+ * 10-second time-outs, and failures turned into GitHubError with a message a user can act on.
+ */
+export class GitHubClient {
+  readonly #options: Required<Omit<GitHubClientOptions, 'serverToken'>> & { serverToken?: string };
+  readonly #clients = new Map<string, Octokit>();
+  readonly #limits = new Map<string, Semaphore>();
+  readonly quotaBook = new QuotaBook();
+
+  constructor(options: GitHubClientOptions) {
+    this.#options = { timeoutMs: 10_000, userAgent: 'repo-tracker', ...options };
+  }
+
+  /** The token to act with: the member's own, else the server's, else none (DESIGN §3). */
+  tokenFor(personalToken: string | null | undefined): string | null {
+    return personalToken || this.#options.serverToken || null;
+  }
+
+  get hasServerToken(): boolean {
+    return Boolean(this.#options.serverToken);
+  }
+
+  /**
+   * Reads a repository over REST. With `previous` (the stored snapshot and ETags), unchanged
+   * lists answer 304 and their stored values are kept; an unchanged newest-commits list means
+   * the commit and contributor counts can't have moved, so they are not asked again.
+   */
+  async fetchRepository(
+    fullName: string,
+    token: string | null,
+    previous?: { snapshot: RepositorySnapshot; etags: Etags },
+  ): Promise<{ snapshot: RepositorySnapshot; etags: Etags }> {
+    const resetAt = this.quotaBook.shortfall(token, FULL_FETCH_COST);
+    if (resetAt) throw new GitHubError('rate_limited', rateLimitMessage(resetAt, token !== null), resetAt);
+    const [owner, repo] = splitFullName(fullName);
+    const etags: Etags = { ...previous?.etags };
+
+    const repoAnswer = await this.#rest<RestRepository>(
+      token,
+      'GET /repos/{owner}/{repo}',
+      { owner, repo },
+      previous ? etags.repo : undefined,
+      fullName,
+    );
+    let base: RepositorySnapshot;
+    if (repoAnswer.status === 304 && previous) {
+      base = previous.snapshot;
+    } else {
+      base = mapRestRepository(repoAnswer.data, previous?.snapshot);
+      etags.repo = headerString(repoAnswer.headers.etag);
+    }
+    // Follow a rename: the answer names the repository as GitHub spells it now.
+    const [currentOwner, currentRepo] = splitFullName(base.fullName);
+    const names = { owner: currentOwner, repo: currentRepo };
+    const renamed =
+      previous !== undefined && base.fullName.toLowerCase() !== previous.snapshot.fullName.toLowerCase();
+
+    const recent = await this.#recentCommits(
+      token,
+      names,
+      renamed ? undefined : previous ? etags.commits : undefined,
+      fullName,
+    );
+    if (recent.status === 304 && previous) {
+      return { snapshot: { ...base, ...pickHistory(previous.snapshot) }, etags };
+    }
+    etags.commits = recent.etag;
+    const history = {
+      recentCommits: recent.commits,
+      lastCommit: recent.commits[0]?.date ?? null,
+      commits: recent.commits.length,
+    };
+    if (recent.hasMore) {
+      const count = await this.#rest<unknown[]>(
+        token,
+        'GET /repos/{owner}/{repo}/commits',
+        { ...names, per_page: 1 },
+        undefined,
+        fullName,
+      );
+      history.commits = countFromLink(headerString(count.headers.link), count.data.length);
+    }
+    const contributors = await this.#contributorCount(token, names, fullName);
+    return { snapshot: { ...base, ...history, ...contributors }, etags };
+  }
+
+  /** The newest commits of the default branch, for the detail screen (SPEC `?limit=10`). */
+  async listCommits(fullName: string, token: string | null, limit: number): Promise<Commit[]> {
+    const [owner, repo] = splitFullName(fullName);
+    const recent = await this.#recentCommits(token, { owner, repo }, undefined, fullName, limit);
+    return recent.commits;
+  }
+
+  async #recentCommits(
+    token: string | null,
+    names: { owner: string; repo: string },
+    etag: string | undefined,
+    fullName: string,
+    limit = 10,
+  ): Promise<{ status: number; commits: Commit[]; hasMore: boolean; etag?: string }> {
+    try {
+      const answer = await this.#rest<RestCommit[]>(
+        token,
+        'GET /repos/{owner}/{repo}/commits',
+        { ...names, per_page: limit },
+        etag,
+        fullName,
+      );
+      if (answer.status === 304) return { status: 304, commits: [], hasMore: false };
+      return {
+        status: answer.status,
+        commits: answer.data.map(mapRestCommit),
+        hasMore: Boolean(headerString(answer.headers.link)?.includes('rel="last"')),
+        etag: headerString(answer.headers.etag),
+      };
+    } catch (error) {
+      // An empty repository has no history: 409 "Git Repository is empty."
+      if (error instanceof EmptyRepository) return { status: 200, commits: [], hasMore: false };
+      throw error;
+    }
+  }
+
+  async #contributorCount(
+    token: string | null,
+    names: { owner: string; repo: string },
+    fullName: string,
+  ): Promise<{ contributors: number; contributorsCapped: boolean }> {
+    try {
+      const answer = await this.#rest<unknown[] | undefined>(
+        token,
+        'GET /repos/{owner}/{repo}/contributors',
+        { ...names, per_page: 1, anon: '1' },
+        undefined,
+        fullName,
+      );
+      // 204 No Content: an empty repository has no contributors.
+      if (answer.status === 204 || !Array.isArray(answer.data))
+        return { contributors: 0, contributorsCapped: false };
+      return {
+        contributors: countFromLink(headerString(answer.headers.link), answer.data.length),
+        contributorsCapped: false,
+      };
+    } catch (error) {
+      if (error instanceof TooLargeToCount)
+        return { contributors: CAPPED_CONTRIBUTORS, contributorsCapped: true };
+      if (error instanceof EmptyRepository) return { contributors: 0, contributorsCapped: false };
+      throw error;
+    }
+  }
+
+  /** One REST call with a time-out, the token's concurrency limit and quota bookkeeping. */
+  async #rest<T>(
+    token: string | null,
+    route: string,
+    params: Record<string, string | number>,
+    etag: string | undefined,
+    fullName: string,
+  ): Promise<RestAnswer<T>> {
+    const octokit = this.#client(token);
+    const limit = this.#limitFor(token);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const answer = await limit.run(() =>
+          octokit.request(route, {
+            ...params,
+            headers: etag ? { 'if-none-match': etag } : {},
+            request: { signal: AbortSignal.timeout(this.#options.timeoutMs) },
+          }),
+        );
+        this.#recordQuota(token, answer.headers as Record<string, string | number | undefined>);
+        return answer as unknown as RestAnswer<T>;
+      } catch (error) {
+        const retryInMs = this.#handleFailure(error, token, fullName, attempt);
+        if (retryInMs === null) throw this.#toGitHubError(error, token, fullName);
+        if (retryInMs === 'not_modified') return { status: 304, data: undefined as T, headers: {} };
+        await new Promise((resolve) => setTimeout(resolve, retryInMs));
+      }
+    }
+  }
+
+  /** What to do after a failed call: retry after some milliseconds, treat as 304, or give up (null). */
+  #handleFailure(
+    error: unknown,
+    token: string | null,
+    fullName: string,
+    attempt: number,
+  ): number | 'not_modified' | null {
+    if (!(error instanceof RequestError)) return null;
+    const headers = (error.response?.headers ?? {}) as Record<string, string | number | undefined>;
+    this.#recordQuota(token, headers);
+    if (error.status === 304) return 'not_modified';
+    if (error.status === 409) throw new EmptyRepository(fullName);
+    if (error.status === 403 && /too large to list contributors/i.test(error.message))
+      throw new TooLargeToCount(fullName);
+    if (RETRYABLE_STATUSES.has(error.status) && attempt < 1) return 500;
+    const retryAfter = Number(headers['retry-after']);
+    // A secondary limit with a short wait is worth one retry; a long one is reported.
+    if (
+      (error.status === 403 || error.status === 429) &&
+      Number.isFinite(retryAfter) &&
+      retryAfter <= 5 &&
+      attempt < 1
+    ) {
+      return retryAfter * 1000;
+    }
+    return null;
+  }
+
+  #toGitHubError(error: unknown, token: string | null, fullName: string): GitHubError {
+    if (error instanceof GitHubError) return error;
+    if (!(error instanceof RequestError)) return new GitHubError('unreachable', MESSAGES.unreachable);
+    const headers = (error.response?.headers ?? {}) as Record<string, string | number | undefined>;
+    if (error.status === 404) return new GitHubError('not_found', MESSAGES.notFound(fullName));
+    if (error.status === 401) return new GitHubError('bad_credentials', MESSAGES.badCredentials);
+    if (error.status === 403 || error.status === 429) {
+      const retryAfter = Number(headers['retry-after']);
+      const reset = Number(headers['x-ratelimit-reset']);
+      const limited = headers['x-ratelimit-remaining'] === '0' || headers['x-ratelimit-remaining'] === 0;
+      if (Number.isFinite(retryAfter) || limited || /rate limit/i.test(error.message)) {
+        const resetAt = Number.isFinite(retryAfter)
+          ? new Date(Date.now() + retryAfter * 1000)
+          : Number.isFinite(reset)
+            ? new Date(reset * 1000)
+            : undefined;
+        if (resetAt && limited) this.quotaBook.markExhausted(token, resetAt);
+        return new GitHubError('rate_limited', rateLimitMessage(resetAt, token !== null), resetAt);
+      }
+      return new GitHubError('forbidden', MESSAGES.forbidden);
+    }
+    return new GitHubError('unreachable', MESSAGES.unreachable);
+  }
+
+  #recordQuota(token: string | null, headers: Record<string, string | number | undefined>) {
+    this.quotaBook.record(token, headers);
+    // The shared quota shown to members is the server token's, or the anonymous one without it.
+    if (token === (this.#options.serverToken ?? null)) {
+      this.#options.sharedQuota.record({
+        get: (name) => (headers[name] === undefined ? null : String(headers[name])),
+      });
+    }
+  }
+
+  #client(token: string | null): Octokit {
+    const key = QuotaBook.keyOf(token);
+    let client = this.#clients.get(key);
+    if (!client) {
+      client = new Octokit({
+        auth: token ?? undefined,
+        baseUrl: this.#options.apiUrl,
+        userAgent: this.#options.userAgent,
+        request: { retries: 0 },
+      });
+      this.#clients.set(key, client);
+    }
+    return client;
+  }
+
+  #limitFor(token: string | null): Semaphore {
+    const key = QuotaBook.keyOf(token);
+    let limit = this.#limits.get(key);
+    if (!limit) {
+      limit = new Semaphore(4);
+      this.#limits.set(key, limit);
+    }
+    return limit;
+  }
+
+  /** For the GraphQL batch path, which shares clients and quota bookkeeping. */
+  graphqlClient(token: string): { octokit: Octokit; url: string; limit: Semaphore; timeoutMs: number } {
+    const key = `graphql:${QuotaBook.keyOf(token)}`;
+    let limit = this.#limits.get(key);
+    if (!limit) {
+      // One GraphQL query at a time per token (GITHUB-API.md secondary limits).
+      limit = new Semaphore(1);
+      this.#limits.set(key, limit);
+    }
+    return {
+      octokit: this.#client(token),
+      url: this.#options.graphqlUrl,
+      limit,
+      timeoutMs: this.#options.timeoutMs,
+    };
+  }
+
+  /** The contributor count alone, for the GraphQL path (GraphQL has no such count). */
+  contributorCount(fullName: string, token: string | null) {
+    const [owner, repo] = splitFullName(fullName);
+    return this.#contributorCount(token, { owner, repo }, fullName);
+  }
+}
+
+class EmptyRepository extends Error {}
+class TooLargeToCount extends Error {}
+
+function splitFullName(fullName: string): [string, string] {
+  const [owner = '', repo = ''] = fullName.split('/');
+  return [owner, repo];
+}
+
+function headerString(value: string | number | undefined): string | undefined {
+  return value === undefined ? undefined : String(value);
+}
+
+function pickHistory(snapshot: RepositorySnapshot) {
+  const { commits, contributors, contributorsCapped, lastCommit, recentCommits } = snapshot;
+  return { commits, contributors, contributorsCapped, lastCommit, recentCommits };
+}
+
+export function mapRestRepository(data: RestRepository, previous?: RepositorySnapshot): RepositorySnapshot {
+  return {
+    fullName: data.full_name,
+    githubId: data.id,
+    name: data.name,
+    description: data.description,
+    url: data.html_url,
+    license: licenseLabel(data.license),
+    topics: data.topics ?? [],
+    stars: data.stargazers_count,
+    forks: data.forks_count,
+    issues: data.open_issues_count,
+    language: data.language,
+    archived: data.archived,
+    private: data.private,
+    defaultBranch: data.default_branch ?? null,
+    commits: previous?.commits ?? 0,
+    contributors: previous?.contributors ?? 0,
+    contributorsCapped: previous?.contributorsCapped ?? false,
+    lastCommit: previous?.lastCommit ?? null,
+    recentCommits: previous?.recentCommits ?? [],
+  };
+}
+
+function mapRestCommit(commit: RestCommit): Commit {
+  return {
+    sha: commit.sha,
+    date: commit.commit.committer?.date ?? commit.commit.author?.date ?? '',
+    author: commit.commit.author?.name || commit.author?.login || 'Unknown',
+    message: commit.commit.message,
+  };
+}

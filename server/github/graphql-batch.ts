@@ -1,0 +1,196 @@
+import { GraphqlResponseError } from '@octokit/graphql';
+import { RequestError } from '@octokit/request-error';
+import type { GitHubClient } from './github-client.ts';
+import { GitHubError, MESSAGES, rateLimitMessage } from './github-error.ts';
+import { licenseLabel, type RepositorySnapshot } from './repository-snapshot.ts';
+
+/** Repositories per query: GitHub's 10-second query limit, not a documented cap, sets it (GITHUB-API.md). */
+export const GRAPHQL_BATCH_SIZE = 25;
+
+const FRAGMENT = `fragment RepoFields on Repository {
+  databaseId nameWithOwner name description url isPrivate isArchived primaryLanguage { name }
+  licenseInfo { spdxId name }
+  repositoryTopics(first: 20) { nodes { topic { name } } }
+  stargazerCount forkCount
+  issues(states: OPEN) { totalCount }
+  pullRequests(states: OPEN) { totalCount }
+  defaultBranchRef { name target { ... on Commit {
+    history(first: 10) { totalCount nodes { oid message committedDate author { name user { login } } } }
+  } } }
+}`;
+
+interface GraphqlRepository {
+  databaseId: number;
+  nameWithOwner: string;
+  name: string;
+  description: string | null;
+  url: string;
+  isPrivate: boolean;
+  isArchived: boolean;
+  primaryLanguage: { name: string } | null;
+  licenseInfo: { spdxId: string | null; name: string | null } | null;
+  repositoryTopics: { nodes: { topic: { name: string } }[] };
+  stargazerCount: number;
+  forkCount: number;
+  issues: { totalCount: number };
+  pullRequests: { totalCount: number };
+  defaultBranchRef: {
+    name: string;
+    target: {
+      history?: {
+        totalCount: number;
+        nodes: {
+          oid: string;
+          message: string;
+          committedDate: string;
+          author: { name: string | null; user: { login: string } | null } | null;
+        }[];
+      };
+    } | null;
+  } | null;
+}
+
+interface GraphqlError {
+  type?: string;
+  path?: (string | number)[];
+  message: string;
+}
+
+/** The aliased query for up to 25 repositories; names are JSON-escaped into it (OSS Insight does). */
+export function buildBatchQuery(fullNames: string[]): string {
+  const fields = fullNames.map((fullName, index) => {
+    const [owner = '', name = ''] = fullName.split('/');
+    return `  r${index}: repository(owner: ${JSON.stringify(owner)}, name: ${JSON.stringify(name)}) { ...RepoFields }`;
+  });
+  return `query RepoBatch {\n${fields.join('\n')}\n  rateLimit { cost remaining resetAt }\n}\n${FRAGMENT}`;
+}
+
+export function mapGraphqlRepository(data: GraphqlRepository): RepositorySnapshot {
+  const history = data.defaultBranchRef?.target?.history;
+  const recentCommits = (history?.nodes ?? []).map((node) => ({
+    sha: node.oid,
+    date: node.committedDate,
+    author: node.author?.name || node.author?.user?.login || 'Unknown',
+    message: node.message,
+  }));
+  return {
+    fullName: data.nameWithOwner,
+    githubId: data.databaseId,
+    name: data.name,
+    description: data.description,
+    url: data.url,
+    license: licenseLabel(
+      data.licenseInfo ? { spdx_id: data.licenseInfo.spdxId, name: data.licenseInfo.name } : null,
+    ),
+    topics: data.repositoryTopics.nodes.map((node) => node.topic.name),
+    stars: data.stargazerCount,
+    forks: data.forkCount,
+    // Issues plus pull requests, so both API paths give the same number (DESIGN §3).
+    issues: data.issues.totalCount + data.pullRequests.totalCount,
+    language: data.primaryLanguage?.name ?? null,
+    archived: data.isArchived,
+    private: data.isPrivate,
+    defaultBranch: data.defaultBranchRef?.name ?? null,
+    commits: history?.totalCount ?? 0,
+    contributors: 0,
+    contributorsCapped: false,
+    lastCommit: recentCommits[0]?.date ?? null,
+    recentCommits,
+  };
+}
+
+/**
+ * Reads many repositories with a token: one GraphQL query per 25 (halved and retried on
+ * 502/504), one query at a time per token, then one REST call each for the contributor count,
+ * which GraphQL can't give. Each name maps to its snapshot or the error that explains it.
+ */
+export async function fetchRepositoriesWithGraphql(
+  client: GitHubClient,
+  token: string,
+  fullNames: string[],
+): Promise<Map<string, RepositorySnapshot | GitHubError>> {
+  const results = new Map<string, RepositorySnapshot | GitHubError>();
+  const pending = [...fullNames];
+  let size = GRAPHQL_BATCH_SIZE;
+  while (pending.length > 0) {
+    const chunk = pending.slice(0, size);
+    try {
+      const answers = await queryChunk(client, token, chunk);
+      for (const [fullName, answer] of answers) results.set(fullName, answer);
+      pending.splice(0, chunk.length);
+    } catch (error) {
+      if (error instanceof RequestError && (error.status === 502 || error.status === 504) && size > 1) {
+        size = Math.max(1, Math.floor(size / 2));
+        continue;
+      }
+      const failure = toBatchError(error, token);
+      for (const fullName of pending.splice(0)) results.set(fullName, failure);
+    }
+  }
+  await Promise.all(
+    [...results].map(async ([fullName, result]) => {
+      if (result instanceof GitHubError) return;
+      try {
+        Object.assign(result, await client.contributorCount(result.fullName, token));
+      } catch (error) {
+        results.set(
+          fullName,
+          error instanceof GitHubError ? error : new GitHubError('unreachable', MESSAGES.unreachable),
+        );
+      }
+    }),
+  );
+  return results;
+}
+
+async function queryChunk(
+  client: GitHubClient,
+  token: string,
+  chunk: string[],
+): Promise<Map<string, RepositorySnapshot | GitHubError>> {
+  const { octokit, url, limit, timeoutMs } = client.graphqlClient(token);
+  let data: Record<string, GraphqlRepository | null>;
+  let errors: GraphqlError[] = [];
+  try {
+    data = await limit.run(() =>
+      octokit.graphql<Record<string, GraphqlRepository | null>>(buildBatchQuery(chunk), {
+        url,
+        request: { signal: AbortSignal.timeout(timeoutMs) },
+      }),
+    );
+  } catch (error) {
+    // Partial answers: the aliases that resolved are in `data`, the others in `errors`.
+    if (!(error instanceof GraphqlResponseError)) throw error;
+    data = (error.data ?? {}) as Record<string, GraphqlRepository | null>;
+    errors = error.errors as GraphqlError[];
+    if (errors.some((entry) => entry.type === 'RATE_LIMITED')) {
+      throw new GitHubError('rate_limited', rateLimitMessage(undefined, true));
+    }
+  }
+  const answers = new Map<string, RepositorySnapshot | GitHubError>();
+  chunk.forEach((fullName, index) => {
+    const repository = data[`r${index}`];
+    if (repository) {
+      answers.set(fullName, mapGraphqlRepository(repository));
+      return;
+    }
+    const error = errors.find((entry) => entry.path?.[0] === `r${index}`);
+    answers.set(
+      fullName,
+      !error || error.type === 'NOT_FOUND'
+        ? new GitHubError('not_found', MESSAGES.notFound(fullName))
+        : new GitHubError('unreachable', MESSAGES.unreachable),
+    );
+  });
+  return answers;
+}
+
+function toBatchError(error: unknown, token: string): GitHubError {
+  if (error instanceof GitHubError) return error;
+  if (error instanceof RequestError) {
+    if (error.status === 401) return new GitHubError('bad_credentials', MESSAGES.badCredentials);
+    if (error.status === 403 || error.status === 429)
+      return new GitHubError('rate_limited', rateLimitMessage(undefined, token !== ''));
+  }
+  return new GitHubError('unreachable', MESSAGES.unreachable);
+}

@@ -1,0 +1,229 @@
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import type { Database, RepositoriesTable } from '../../db/schema.ts';
+
+type Db = Kysely<Database>;
+export type RepositoryRow = Omit<RepositoriesTable, 'id'> & { id: number };
+export type RepositoryListRow = RepositoryRow & { comment_count: number; version_count: number };
+
+/** The caller as visibility rules see it (DESIGN §1). */
+export interface Viewer {
+  id: number;
+  is_admin: boolean;
+}
+
+/** Public repositories, plus private ones the viewer proved access to; admins see all. */
+function visibleTo<O>(query: SelectQueryBuilder<Database, 'repositories', O>, viewer: Viewer) {
+  if (viewer.is_admin) return query;
+  return query.where((eb) =>
+    eb.or([
+      eb('repositories.private', '=', 0),
+      eb.exists(
+        eb
+          .selectFrom('repository_access')
+          .select('repository_access.user_id')
+          .whereRef('repository_access.repository_id', '=', 'repositories.id')
+          .where('repository_access.user_id', '=', viewer.id),
+      ),
+    ]),
+  );
+}
+
+function withCounts(db: Db) {
+  return db
+    .selectFrom('repositories')
+    .selectAll('repositories')
+    .select((eb) => [
+      eb
+        .selectFrom('comments')
+        .select(eb.fn.countAll<number>().as('count'))
+        .whereRef('comments.repository_id', '=', 'repositories.id')
+        .as('comment_count'),
+      eb
+        .selectFrom('versions')
+        .select(eb.fn.countAll<number>().as('count'))
+        .whereRef('versions.repository_id', '=', 'repositories.id')
+        .as('version_count'),
+    ]);
+}
+
+export async function listVisibleRepositories(db: Db, viewer: Viewer): Promise<RepositoryListRow[]> {
+  const rows = await visibleTo(withCounts(db), viewer).orderBy('repositories.id').execute();
+  return rows.map(normalizeCounts);
+}
+
+export async function listAllRepositories(db: Db): Promise<RepositoryListRow[]> {
+  return (await withCounts(db).orderBy('repositories.id').execute()).map(normalizeCounts);
+}
+
+function normalizeCounts<T extends { comment_count: unknown; version_count: unknown }>(row: T) {
+  return {
+    ...row,
+    comment_count: Number(row.comment_count ?? 0),
+    version_count: Number(row.version_count ?? 0),
+  };
+}
+
+/** By current or former full name (renames keep old ids working), case-insensitively. */
+export async function findRepositoryByName(db: Db, fullName: string): Promise<RepositoryRow | undefined> {
+  const lower = fullName.toLowerCase();
+  const direct = await db
+    .selectFrom('repositories')
+    .selectAll()
+    .where(sql`lower(full_name)`, '=', lower)
+    .executeTakeFirst();
+  if (direct) return direct;
+  return db
+    .selectFrom('repository_aliases')
+    .innerJoin('repositories', 'repositories.id', 'repository_aliases.repository_id')
+    .selectAll('repositories')
+    .where('repository_aliases.full_name_lower', '=', lower)
+    .executeTakeFirst();
+}
+
+export async function findRepositoryByGithubId(db: Db, githubId: number): Promise<RepositoryRow | undefined> {
+  return db.selectFrom('repositories').selectAll().where('github_id', '=', githubId).executeTakeFirst();
+}
+
+export async function findRepositoryWithCounts(db: Db, id: number): Promise<RepositoryListRow | undefined> {
+  const row = await withCounts(db).where('repositories.id', '=', id).executeTakeFirst();
+  return row ? normalizeCounts(row) : undefined;
+}
+
+export async function hasAccess(db: Db, repositoryId: number, userId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('repository_access')
+    .select('user_id')
+    .where('repository_id', '=', repositoryId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function grantAccess(db: Db, repositoryId: number, userId: number, now: string): Promise<void> {
+  await db
+    .insertInto('repository_access')
+    .values({ repository_id: repositoryId, user_id: userId, granted_at: now })
+    .onConflict((oc) => oc.columns(['repository_id', 'user_id']).doNothing())
+    .execute();
+}
+
+export type NewRepository = Omit<RepositoryRow, 'id'>;
+
+export async function insertRepository(db: Db, row: NewRepository): Promise<RepositoryRow> {
+  return db.insertInto('repositories').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateRepository(
+  db: Db,
+  id: number,
+  changes: Partial<NewRepository>,
+): Promise<RepositoryRow> {
+  return db
+    .updateTable('repositories')
+    .set(changes)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteRepository(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('repositories').where('id', '=', id).execute();
+}
+
+export async function addAlias(db: Db, repositoryId: number, formerFullName: string): Promise<void> {
+  await db
+    .insertInto('repository_aliases')
+    .values({ full_name_lower: formerFullName.toLowerCase(), repository_id: repositoryId })
+    .onConflict((oc) => oc.column('full_name_lower').doUpdateSet({ repository_id: repositoryId }))
+    .execute();
+}
+
+export async function upsertDailyMetrics(
+  db: Db,
+  metrics: {
+    repository_id: number;
+    day: string;
+    stars: number;
+    forks: number;
+    issues: number;
+    commits: number;
+    contributors: number;
+  },
+): Promise<void> {
+  const { repository_id, day, ...values } = metrics;
+  await db
+    .insertInto('repository_metrics')
+    .values(metrics)
+    .onConflict((oc) => oc.columns(['repository_id', 'day']).doUpdateSet(values))
+    .execute();
+  void repository_id;
+  void day;
+}
+
+export async function listMetrics(db: Db, repositoryId: number) {
+  return db
+    .selectFrom('repository_metrics')
+    .select(['day', 'stars', 'forks', 'issues', 'commits', 'contributors'])
+    .where('repository_id', '=', repositoryId)
+    .orderBy('day')
+    .execute();
+}
+
+// ---- comments and versions -----------------------------------------------------------------
+
+export async function listComments(db: Db, repositoryId: number) {
+  return db
+    .selectFrom('comments')
+    .select(['id', 'author', 'comment', 'created_at', 'user_id'])
+    .where('repository_id', '=', repositoryId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function insertComment(
+  db: Db,
+  comment: { repository_id: number; user_id: number; author: string; comment: string; created_at: string },
+) {
+  return db
+    .insertInto('comments')
+    .values(comment)
+    .returning(['id', 'author', 'comment', 'created_at', 'user_id'])
+    .executeTakeFirstOrThrow();
+}
+
+const versionColumns = ['id', 'version_number', 'release_date', 'description', 'created_at'] as const;
+
+export async function listVersions(db: Db, repositoryId: number) {
+  return db
+    .selectFrom('versions')
+    .select(versionColumns)
+    .where('repository_id', '=', repositoryId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function insertVersion(
+  db: Db,
+  version: {
+    repository_id: number;
+    user_id: number;
+    version_number: string;
+    release_date: string | null;
+    description: string | null;
+    snapshot: string;
+    created_at: string;
+  },
+) {
+  return db.insertInto('versions').values(version).returning(versionColumns).executeTakeFirstOrThrow();
+}
+
+export async function findVersionSnapshot(db: Db, repositoryId: number, versionId: number) {
+  return db
+    .selectFrom('versions')
+    .select(['id', 'snapshot'])
+    .where('repository_id', '=', repositoryId)
+    .where('id', '=', versionId)
+    .executeTakeFirst();
+}

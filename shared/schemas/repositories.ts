@@ -1,0 +1,252 @@
+import { z } from 'zod';
+import { COMMITS_REQUESTED } from '../constants.ts';
+import { requiredString } from './auth.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Entities (SPEC §3, DESIGN §3)
+// ---------------------------------------------------------------------------------------------
+
+/** A number, or "1000+" when GitHub refuses to count (the contributor list is too large). */
+export const contributorsSchema = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+\+$/)]);
+
+export const commentSchema = z
+  .object({
+    id: z.number().int(),
+    author: z.string(),
+    comment: z.string(),
+    created_at: z.string(),
+    user_id: z.number().int().nullable(),
+  })
+  .meta({ id: 'Comment' });
+export type Comment = z.infer<typeof commentSchema>;
+
+export const versionSchema = z
+  .object({
+    id: z.number().int(),
+    version_number: z.string(),
+    release_date: z.string().nullable(),
+    description: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'Version' });
+export type Version = z.infer<typeof versionSchema>;
+
+export const commitSchema = z
+  .object({ date: z.string(), sha: z.string(), author: z.string(), message: z.string() })
+  .meta({ id: 'Commit' });
+export type Commit = z.infer<typeof commitSchema>;
+
+/** A repository as lists show it: every SPEC §3 field but the nested collections. */
+export const repositorySummarySchema = z
+  .object({
+    id: z.string().describe('GitHub full name, owner/name'),
+    user_id: z.number().int().nullable(),
+    name: z.string(),
+    description: z.string().nullable(),
+    url: z.string(),
+    license: z.string().describe('SPDX id, or "" when none'),
+    topics: z.string(),
+    tags: z.string(),
+    notes: z.string(),
+    stars: z.number().int(),
+    forks: z.number().int(),
+    issues: z.number().int().describe('open issues plus open pull requests'),
+    commits: z.number().int(),
+    total_commits: z.number().int(),
+    contributors: contributorsSchema,
+    last_commit: z.string().nullable(),
+    last_synced: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    language: z.string().nullable(),
+    archived: z.boolean(),
+    private: z.boolean(),
+    gone: z.boolean().describe('404 on the last sync: deleted on GitHub or access lost'),
+    default_branch: z.string().nullable(),
+    github_id: z.number().int(),
+    comment_count: z.number().int(),
+    version_count: z.number().int(),
+  })
+  .meta({ id: 'RepositorySummary' });
+export type RepositorySummary = z.infer<typeof repositorySummarySchema>;
+
+export const repositorySchema = repositorySummarySchema
+  .extend({
+    comments: z.array(commentSchema),
+    versions: z.array(versionSchema),
+    recent_commits: z.array(commitSchema),
+  })
+  .meta({ id: 'Repository' });
+export type Repository = z.infer<typeof repositorySchema>;
+
+export const metricPointSchema = z
+  .object({
+    day: z.string(),
+    stars: z.number().int(),
+    forks: z.number().int(),
+    issues: z.number().int(),
+    commits: z.number().int(),
+    contributors: z.number().int(),
+  })
+  .meta({ id: 'MetricPoint' });
+export type MetricPoint = z.infer<typeof metricPointSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+// ---------------------------------------------------------------------------------------------
+
+export const INVALID_REPOSITORY_FORMAT = 'Invalid repository format. Use github.com/user/repo or owner/repo.';
+
+/** Route parameter: the full name, URL-encoded on the way in (`owner%2Fname`). */
+export const repositoryIdParamsSchema = z.object({
+  id: z
+    .string()
+    .min(3)
+    .max(201)
+    .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'Invalid repository ID.'),
+});
+
+const tagsField = z.string().max(2000, 'Tags are too long').optional().describe('comma-separated');
+
+/** One add line: a URL or an owner/name id (SPEC §5), plus the shared options. */
+export const addRepositoryBodySchema = z
+  .object({
+    url: z.string().trim().min(1).max(500).optional(),
+    id: z.string().trim().min(1).max(201).optional(),
+    tags: tagsField,
+    notify_slack: z.boolean().optional().default(false),
+  })
+  .refine((body) => (body.url === undefined) !== (body.id === undefined), {
+    message: 'Send either url or id',
+    path: ['url'],
+  });
+export type AddRepositoryBody = z.input<typeof addRepositoryBodySchema>;
+
+export const batchItemSchema = z.union([
+  z.object({ url: z.string().max(500) }).strict(),
+  z.object({ id: z.string().max(201) }).strict(),
+]);
+
+export const BATCH_MAX_ITEMS = 1000;
+
+export const batchBodySchema = z.object({
+  items: z
+    .array(batchItemSchema)
+    .min(1, '❌ Please enter at least one repository.')
+    .max(BATCH_MAX_ITEMS, `A batch takes at most ${BATCH_MAX_ITEMS} repositories`),
+  tags: tagsField,
+  notify_slack: z.boolean().optional().default(false),
+});
+export type BatchBody = z.input<typeof batchBodySchema>;
+
+export const metadataBodySchema = z.object({
+  tags: z.string().max(2000, 'Tags are too long').optional(),
+  notes: z.string().max(20_000, 'Notes are too long (20,000 characters at most)').optional(),
+});
+export type MetadataBody = z.input<typeof metadataBodySchema>;
+
+export const commentBodySchema = z.object({
+  comment: requiredString('Please enter a comment.').max(5000, 'A comment is at most 5,000 characters'),
+  author: z
+    .string()
+    .trim()
+    .max(100, 'The author name is at most 100 characters')
+    .optional()
+    .transform((value) => (value ? value : 'Anonymous')),
+});
+export type CommentBody = z.input<typeof commentBodySchema>;
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Release date must be a date (YYYY-MM-DD)');
+
+export const versionBodySchema = z.object({
+  version_number: requiredString('Please enter a version number.').max(
+    100,
+    'A version number is at most 100 characters',
+  ),
+  release_date: z
+    .union([isoDate, z.literal(''), z.null()])
+    .optional()
+    .transform((value) => (value ? value : null)),
+  description: z
+    .string()
+    .trim()
+    .max(2000, 'A description is at most 2,000 characters')
+    .nullable()
+    .optional()
+    .transform((value) => (value ? value : null)),
+});
+export type VersionBody = z.input<typeof versionBodySchema>;
+
+export const commitsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(COMMITS_REQUESTED),
+});
+
+export const versionsQuerySchema = z.object({ repo_id: z.string().min(3).max(201) });
+
+export const compareQuerySchema = z.object({
+  repo_id: z.string().min(3).max(201),
+  version1_id: z.coerce.number({ error: 'Please select two versions to compare.' }).int(),
+  version2_id: z.coerce.number({ error: 'Please select two versions to compare.' }).int(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Responses (DESIGN §4)
+// ---------------------------------------------------------------------------------------------
+
+export const repositoryListResponseSchema = z
+  .object({ repositories: z.array(repositorySummarySchema) })
+  .meta({ id: 'RepositoryList' });
+export const repositoryResponseSchema = z
+  .object({ repository: repositorySchema })
+  .meta({ id: 'RepositoryResponse' });
+export const existsResponseSchema = z.object({ exists: z.boolean() });
+export const commentResponseSchema = z.object({ comment: commentSchema });
+export const versionResponseSchema = z.object({ version: versionSchema });
+export const versionsResponseSchema = z.object({ versions: z.array(versionSchema) });
+export const commitsResponseSchema = z.array(commitSchema);
+export const metricsResponseSchema = z.object({ metrics: z.array(metricPointSchema) });
+
+export const COMPARED_FIELDS = [
+  'description',
+  'stars',
+  'forks',
+  'commits',
+  'issues',
+  'contributors',
+  'license',
+  'topics',
+] as const;
+export type ComparedField = (typeof COMPARED_FIELDS)[number];
+
+const comparedValue = z.union([z.string(), z.number(), z.null()]);
+export const differenceSchema = z.object({
+  changed: z.boolean(),
+  diff: z.array(z.string()).describe("'-old' and '+new' lines"),
+  old: comparedValue,
+  new: comparedValue,
+});
+export const compareResponseSchema = z
+  .object({ differences: z.record(z.enum(COMPARED_FIELDS), differenceSchema) })
+  .meta({ id: 'VersionComparison' });
+export type CompareResponse = z.infer<typeof compareResponseSchema>;
+
+export const batchResultItemSchema = z.object({
+  index: z.number().int(),
+  input: z.string(),
+  ok: z.boolean(),
+  repository: repositorySummarySchema.optional(),
+  error: z.string().optional(),
+});
+export type BatchResultItem = z.infer<typeof batchResultItemSchema>;
+export const batchResponseSchema = z
+  .object({ results: z.array(batchResultItemSchema), succeeded: z.number().int(), failed: z.number().int() })
+  .meta({ id: 'BatchResult' });
+export const batchDoneLineSchema = z.object({
+  done: z.literal(true),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+});
+
+export const adminRepositoryListResponseSchema = z
+  .object({ repositories: z.array(repositorySummarySchema), total: z.number().int() })
+  .meta({ id: 'AdminRepositoryList' });

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { SNAPSHOT_DATES } from './ranking-snapshots.ts';
+import type { GitHubDouble } from './server.ts';
+import type { JsonValue } from './shapes.ts';
+
+/**
+ * HTTP control of a double running in another process (Playwright's web server, `npm run
+ * demo`): the same switches the GitHubDouble object offers, under /_double/. Only served when
+ * started with `control: true`; never counted, never delayed, never rate limited.
+ */
+
+export const CONTROL_PREFIX = '/_double/';
+
+const fullName = z.object({ fullName: z.string().min(3) });
+const token = z.object({ token: z.string().min(1) });
+const limitStatus = z.union([z.literal(403), z.literal(429)]).optional();
+
+interface ControlCommand {
+  /** Runs the command; returns a validation message when the input is wrong. */
+  execute(double: GitHubDouble, input: unknown): string | undefined;
+}
+
+/** Pairs a body schema with what to do, so each command's input is typed by its schema. */
+function command<S extends z.ZodType>(
+  schema: S,
+  run: (double: GitHubDouble, input: z.infer<S>) => void,
+): ControlCommand {
+  return {
+    execute(double, input) {
+      const parsed = schema.safeParse(input);
+      if (!parsed.success) {
+        return parsed.error.message;
+      }
+      run(double, parsed.data);
+      return undefined;
+    },
+  };
+}
+
+const none = z.object({});
+
+const COMMANDS: Readonly<Record<string, ControlCommand>> = {
+  'POST /_double/reset': command(none, (double) => double.reset()),
+  'POST /_double/snapshot': command(z.object({ snapshot: z.enum(SNAPSHOT_DATES) }), (double, { snapshot }) =>
+    double.setSnapshot(snapshot),
+  ),
+  'POST /_double/faults/latency': command(z.object({ ms: z.number().min(0) }), (double, { ms }) =>
+    double.inject.latency(ms),
+  ),
+  'POST /_double/faults/server-errors': command(
+    z.object({ count: z.number().int().min(1), status: z.number().int().min(500).max(599).optional() }),
+    (double, { count, status }) => double.inject.serverErrors(count, status),
+  ),
+  'POST /_double/faults/rate-limit': command(
+    z.object({
+      untilEpochS: z.number().int(),
+      resource: z.enum(['core', 'graphql', 'search']).optional(),
+      status: limitStatus,
+    }),
+    (double, input) => double.inject.rateLimit(input),
+  ),
+  'POST /_double/faults/secondary-limit': command(
+    z.object({ retryAfterS: z.number().positive(), status: limitStatus }),
+    (double, { retryAfterS, status }) => double.inject.secondaryLimit(retryAfterS, { status }),
+  ),
+  'POST /_double/faults/hang': command(none, (double) => double.inject.hang()),
+  'POST /_double/faults/clear': command(none, (double) => double.inject.clear()),
+  'POST /_double/repositories/remove': command(fullName, (double, input) =>
+    double.removeRepository(input.fullName),
+  ),
+  'POST /_double/repositories/restore': command(fullName, (double, input) =>
+    double.restoreRepository(input.fullName),
+  ),
+  'POST /_double/repositories/rename': command(
+    fullName.extend({ newFullName: z.string().min(3) }),
+    (double, input) => double.renameRepository(input.fullName, input.newFullName),
+  ),
+  'POST /_double/tokens/grant-private-access': command(token, (double, input) =>
+    double.grantPrivateAccess(input.token),
+  ),
+  'POST /_double/tokens/revoke': command(token, (double, input) => double.revokeToken(input.token)),
+};
+
+export async function handleControlRequest(
+  double: GitHubDouble,
+  method: string,
+  pathname: string,
+  readBody: () => Promise<string>,
+): Promise<{ status: number; body: JsonValue }> {
+  const route = `${method} ${pathname.replace(/\/$/, '')}`;
+  if (route === 'GET /_double/state') {
+    return { status: 200, body: state(double) };
+  }
+  const found = COMMANDS[route];
+  if (!found) {
+    return {
+      status: 404,
+      body: { message: `Unknown control route ${route}`, routes: Object.keys(COMMANDS) },
+    };
+  }
+  const text = await readBody();
+  let input: unknown;
+  try {
+    input = text.trim() === '' ? {} : JSON.parse(text);
+  } catch {
+    return { status: 400, body: { message: 'Body is not JSON' } };
+  }
+  try {
+    const problem = found.execute(double, input);
+    if (problem) {
+      return { status: 400, body: { message: problem } };
+    }
+  } catch (error) {
+    // e.g. removing a repository that does not exist.
+    return { status: 422, body: { message: error instanceof Error ? error.message : String(error) } };
+  }
+  return { status: 200, body: state(double) };
+}
+
+function state(double: GitHubDouble): JsonValue {
+  return {
+    url: double.url,
+    snapshot: double.snapshot,
+    counts: { total: double.counts.total(), counted: double.counts.counted(), byKey: double.counts.byKey() },
+  };
+}

@@ -1,0 +1,92 @@
+import type { RateResource } from './quota.ts';
+
+/**
+ * Faults a test can switch on to see how a client copes with GitHub misbehaving. State only:
+ * the server reads it for each request.
+ */
+
+export interface FaultInjector {
+  /** Delay every answer by `ms` (replaces the start-up `latencyMs`). */
+  latency(ms: number): void;
+  /** The next `count` requests fail with `status` (502 by default) before reaching a route. */
+  serverErrors(count: number, status?: number): void;
+  /**
+   * Primary rate limit: every request on `resource` (default 'core') answers 403 (or the given
+   * status) with x-ratelimit-remaining 0 and reset `untilEpochS`, until that time or clear().
+   */
+  rateLimit(options: { resource?: RateResource; untilEpochS: number; status?: 403 | 429 }): void;
+  /**
+   * Secondary rate limit: for the next `retryAfterS` seconds every request answers 403 (or
+   * the given status) with `retry-after` and GitHub's secondary-limit message.
+   */
+  secondaryLimit(retryAfterS: number, options?: { status?: 403 | 429 }): void;
+  /** Accept requests and never answer them until clear() or close(). */
+  hang(): void;
+  /** Remove every injected fault; hung requests are answered now. */
+  clear(): void;
+}
+
+export interface PrimaryLimitFault {
+  resource: RateResource;
+  untilEpochS: number;
+  status: 403 | 429;
+}
+
+export interface SecondaryLimitFault {
+  untilMs: number;
+  status: 403 | 429;
+}
+
+export class FaultState {
+  latencyMs: number;
+  serverErrorsLeft = 0;
+  serverErrorStatus = 502;
+  primaryLimit: PrimaryLimitFault | undefined;
+  secondaryLimit: SecondaryLimitFault | undefined;
+  hanging = false;
+  readonly #defaultLatencyMs: number;
+
+  constructor(defaultLatencyMs: number) {
+    this.#defaultLatencyMs = defaultLatencyMs;
+    this.latencyMs = defaultLatencyMs;
+  }
+
+  /** Takes one injected server error, if any are left. */
+  takeServerError(): number | undefined {
+    if (this.serverErrorsLeft <= 0) {
+      return undefined;
+    }
+    this.serverErrorsLeft -= 1;
+    return this.serverErrorStatus;
+  }
+
+  activePrimaryLimit(resource: RateResource, nowMs: number): PrimaryLimitFault | undefined {
+    const fault = this.primaryLimit;
+    if (!fault || fault.resource !== resource) {
+      return undefined;
+    }
+    if (nowMs >= fault.untilEpochS * 1000) {
+      this.primaryLimit = undefined;
+      return undefined;
+    }
+    return fault;
+  }
+
+  activeSecondaryLimit(nowMs: number): SecondaryLimitFault | undefined {
+    const fault = this.secondaryLimit;
+    if (fault && nowMs >= fault.untilMs) {
+      this.secondaryLimit = undefined;
+      return undefined;
+    }
+    return fault;
+  }
+
+  reset(): void {
+    this.latencyMs = this.#defaultLatencyMs;
+    this.serverErrorsLeft = 0;
+    this.serverErrorStatus = 502;
+    this.primaryLimit = undefined;
+    this.secondaryLimit = undefined;
+    this.hanging = false;
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * The GitHub test double: an HTTP server that answers like api.github.com, over real ranking
+ * data. See README.md for the endpoints, the special repositories and the fault injection.
+ */
+export {
+  type CatalogueView,
+  type DoubleRepository,
+  type DoubleRepositorySummary,
+  findRenamedRepository,
+  findRepository,
+  findRepositoryById,
+  getCatalogue,
+  listDoubleRepositories,
+} from './catalogue.ts';
+export type { FaultInjector } from './faults.ts';
+export {
+  commitByNumber,
+  contributorTotal,
+  type DoubleCommit,
+  type DoubleContributor,
+  listCommits,
+  listContributors,
+} from './history.ts';
+export type { DoubleLicense, LicenseKey } from './licenses.ts';
+export { SNAPSHOT_DATES, type SnapshotDate } from './ranking-snapshots.ts';
+export type { RecordedRequest, RequestCounts } from './request-log.ts';
+export { type GitHubDouble, type GitHubDoubleOptions, startGitHubDouble } from './server.ts';
+export {
+  BARE_REPOSITORY,
+  DOOMED_REPOSITORY,
+  EMPTY_REPOSITORY,
+  HUGE_REPOSITORY,
+  PRIVATE_REPOSITORY,
+  RENAMED_REPOSITORY_NEW_NAME,
+  RENAMED_REPOSITORY_OLD_NAME,
+  SINGLE_COMMIT_REPOSITORY,
+  SPECIAL_REPOSITORIES,
+} from './special-repositories.ts';

@@ -1,0 +1,455 @@
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type DoubleRepository, getCatalogue } from './catalogue.ts';
+import { CONTROL_PREFIX, handleControlRequest } from './control-routes.ts';
+import { type FaultInjector, FaultState } from './faults.ts';
+import {
+  cacheControl,
+  commonHeaders,
+  entityTag,
+  httpDate,
+  matchesIfNoneMatch,
+  newRequestId,
+  rateLimitHeaders,
+} from './github-headers.ts';
+import { accountIdForLogin } from './people.ts';
+import {
+  type Caller,
+  DEFAULT_QUOTA_LIMITS,
+  QuotaLedger,
+  type QuotaLimits,
+  type RateResource,
+} from './quota.ts';
+import { SNAPSHOT_DATES, type SnapshotDate } from './ranking-snapshots.ts';
+import { RepositoryDirectory } from './repository-directory.ts';
+import { type RecordedRequest, type RequestCounts, RequestLog } from './request-log.ts';
+import {
+  type DoubleRoute,
+  notFound,
+  REST_ROUTES,
+  type RouteContext,
+  type RouteResult,
+} from './rest-routes.ts';
+import { DOCS, type JsonValue, type RateLimitValues, restError } from './shapes.ts';
+
+/**
+ * An HTTP server on 127.0.0.1 that answers like api.github.com for the endpoints the app uses
+ * (see README.md). Use its `url` as GITHUB_API_URL / Octokit's baseUrl.
+ */
+
+export interface GitHubDoubleOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Delay before every answer, in milliseconds. */
+  latencyMs?: number;
+  /** Which ranking snapshot to serve; the older one by default. */
+  snapshot?: SnapshotDate;
+  /** Tokens that may see private repositories. */
+  privateAccessTokens?: readonly string[];
+  /** Hourly budgets (default: 60 anonymous, 5000 per token); lower them to test exhaustion. */
+  quota?: Partial<QuotaLimits>;
+  /** Serve the /_double/ control routes (for a double in another process; see README.md). */
+  control?: boolean;
+}
+
+export interface GitHubDouble {
+  /** e.g. http://127.0.0.1:43117, without a trailing slash. */
+  readonly url: string;
+  readonly snapshot: SnapshotDate;
+  readonly counts: RequestCounts;
+  /** Every answered request, oldest first. */
+  readonly requests: readonly RecordedRequest[];
+  readonly inject: FaultInjector;
+  resetCounts(): void;
+  /**
+   * Back to the state at start: snapshot, faults, counts, quota, removed and renamed
+   * repositories and revoked tokens.
+   */
+  reset(): void;
+  /** Serve the other snapshot from now on (GitHub changed between two syncs). */
+  setSnapshot(date: SnapshotDate): void;
+  grantPrivateAccess(token: string): void;
+  /** The repository answers 404 from now on (deleted on GitHub). */
+  removeRepository(fullName: string): void;
+  restoreRepository(fullName: string): void;
+  /** Rename or transfer: the old name answers 301 to /repositories/{id} from now on. */
+  renameRepository(fullName: string, newFullName: string): void;
+  /** Requests with this token answer 401 "Bad credentials" from now on. */
+  revokeToken(token: string): void;
+  /** The repository as the double currently serves it (ignoring privacy), for expected values. */
+  getRepository(fullName: string): DoubleRepository | undefined;
+  /** Core quota of a token, or of anonymous callers without one, without spending any. */
+  quota(token?: string): RateLimitValues;
+  resetQuota(): void;
+  /** Stops listening and destroys open sockets, hung requests included. */
+  close(): Promise<void>;
+}
+
+export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Promise<GitHubDouble> {
+  const snapshot = options.snapshot ?? SNAPSHOT_DATES[0];
+  // Build the catalogue before listening so the first request doesn't pay for it.
+  getCatalogue(snapshot);
+  const directory = new RepositoryDirectory(snapshot, options.privateAccessTokens ?? []);
+  const ledger = new QuotaLedger({ ...DEFAULT_QUOTA_LIMITS, ...options.quota });
+  const faults = new FaultState(options.latencyMs ?? 0);
+  const log = new RequestLog();
+  const revokedTokens = new Set<string>();
+  const timers = new Set<NodeJS.Timeout>();
+  let hungRequests: Array<() => void> = [];
+  let closed = false;
+  let baseUrl = '';
+  // Set once listening; the control routes act on the public object.
+  let self: GitHubDouble | undefined;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
+
+  const send = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    entry: { key: string; caller: Caller; counted: boolean },
+    status: number,
+    headers: OutgoingHttpHeaders,
+    body: string | undefined,
+  ) => {
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json; charset=utf-8';
+      headers['content-length'] = Buffer.byteLength(body);
+    }
+    res.writeHead(status, headers);
+    res.end(body);
+    log.record({
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      key: entry.key,
+      status,
+      authenticated: entry.caller.kind === 'token',
+      token: entry.caller.kind === 'token' ? entry.caller.token : null,
+      counted: entry.counted,
+      at: Date.now(),
+    });
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (closed) {
+      return;
+    }
+    if (options.control && self && req.url?.startsWith(CONTROL_PREFIX)) {
+      const double = self;
+      const { pathname } = new URL(req.url, baseUrl);
+      const answer = await handleControlRequest(double, req.method ?? 'GET', pathname, () => readBody(req));
+      const body = JSON.stringify(answer.body);
+      res.writeHead(answer.status, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+      });
+      res.end(body);
+      return;
+    }
+    if (faults.hanging) {
+      hungRequests.push(() => {
+        handle(req, res).catch(() => res.destroy());
+      });
+      return;
+    }
+    if (faults.latencyMs > 0) {
+      await sleep(faults.latencyMs);
+      if (closed) {
+        return;
+      }
+    }
+    const url = new URL(req.url ?? '/', baseUrl);
+    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+    const caller = parseCaller(req.headers.authorization);
+    const match = matchRoute(method, url.pathname);
+    const key = match ? `${req.method} ${match.route.template}` : `${req.method} (unmatched)`;
+    const requestId = newRequestId();
+    const headers = commonHeaders(requestId, caller);
+    const reply = (
+      status: number,
+      body: JsonValue | undefined,
+      counted: boolean,
+      extra: OutgoingHttpHeaders = {},
+    ) => send(req, res, { key, caller, counted }, status, { ...headers, ...extra }, json(body));
+
+    const serverError = faults.takeServerError();
+    if (serverError !== undefined) {
+      // GitHub's front end answers these itself: no rate-limit headers, nothing charged.
+      reply(serverError, { message: serverError === 503 ? 'Service Unavailable' : 'Server Error' }, false);
+      return;
+    }
+    if (caller.kind === 'token' && revokedTokens.has(caller.token)) {
+      reply(401, restError('Bad credentials', DOCS.root, 401), false);
+      return;
+    }
+
+    const resource: RateResource | null = match ? match.route.resource : 'core';
+    const nowMs = Date.now();
+    if (resource !== null) {
+      const refusal = rateLimitRefusal(caller, resource, nowMs, requestId, remoteAddress(req));
+      if (refusal) {
+        reply(refusal.status, refusal.body, false, refusal.headers);
+        return;
+      }
+    }
+
+    let result: RouteResult;
+    if (match) {
+      const context: RouteContext = {
+        url,
+        params: match.params,
+        caller,
+        baseUrl,
+        directory,
+        coreQuota: () => coreQuotaFor(caller, nowMs),
+        nowMs,
+        readBody: () => readBody(req),
+      };
+      try {
+        result = await match.route.handle(context);
+      } catch (error) {
+        console.error('GitHub double: route failed', error);
+        reply(500, { message: 'Server Error' }, false);
+        return;
+      }
+    } else {
+      result = notFound();
+    }
+
+    const body = json(result.body);
+    const extra: OutgoingHttpHeaders = { ...result.headers };
+    if (result.lastModified) {
+      extra['last-modified'] = httpDate(result.lastModified);
+    }
+    let status = result.status;
+    if (result.conditional && body !== undefined) {
+      const etag = entityTag(body, caller);
+      extra.etag = etag;
+      extra['cache-control'] = cacheControl(caller);
+      if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) {
+        status = 304;
+      }
+    }
+    // A 304 costs nothing only with a token; anonymous 304s still count (GitHub's rule).
+    const counted = resource !== null && !(status === 304 && caller.kind === 'token');
+    const quota =
+      resource === null
+        ? coreQuotaFor(caller, nowMs)
+        : counted
+          ? ledger.charge(caller, resource)
+          : ledger.peek(caller, resource);
+    Object.assign(extra, rateLimitHeaders(quota, resource ?? 'core'));
+    if (status === 304) {
+      send(req, res, { key, caller, counted }, 304, { ...headers, ...extra }, undefined);
+      return;
+    }
+    send(req, res, { key, caller, counted }, status, { ...headers, ...extra }, body);
+  };
+
+  /** A 403/429 when a primary or secondary limit applies, else undefined. */
+  const rateLimitRefusal = (
+    caller: Caller,
+    resource: RateResource,
+    nowMs: number,
+    requestId: string,
+    address: string,
+  ): { status: number; body: JsonValue; headers: OutgoingHttpHeaders } | undefined => {
+    const secondary = faults.activeSecondaryLimit(nowMs);
+    if (secondary) {
+      const retryAfterS = Math.max(1, Math.ceil((secondary.untilMs - nowMs) / 1000));
+      return {
+        status: secondary.status,
+        body: restError(
+          `You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID ${requestId}.`,
+          DOCS.secondaryRateLimit,
+          secondary.status,
+        ),
+        headers: {
+          'retry-after': String(retryAfterS),
+          ...rateLimitHeaders(ledger.peek(caller, resource), resource),
+        },
+      };
+    }
+    const injected = faults.activePrimaryLimit(resource, nowMs);
+    const quota = ledger.peek(caller, resource);
+    if (!injected && quota.remaining > 0) {
+      return undefined;
+    }
+    const status = injected?.status ?? 403;
+    const values = injected
+      ? { limit: quota.limit, used: quota.limit, remaining: 0, reset: injected.untilEpochS }
+      : quota;
+    const body =
+      caller.kind === 'anonymous'
+        ? {
+            message: `API rate limit exceeded for ${address}. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)`,
+            documentation_url: DOCS.anonymousRateLimit,
+          }
+        : restError(
+            `API rate limit exceeded for user ID ${accountIdForLogin(`token:${caller.token}`)}. If you reach out to GitHub Support for help, please include the request ID ${requestId} and timestamp ${new Date(
+              nowMs,
+            )
+              .toISOString()
+              .replace('T', ' ')
+              .replace(/\.\d+Z$/, ' UTC')}.`,
+            DOCS.primaryRateLimit,
+            status,
+          );
+    return { status, body, headers: rateLimitHeaders(values, resource) };
+  };
+
+  const coreQuotaFor = (caller: Caller, nowMs: number): RateLimitValues => {
+    const quota = ledger.peek(caller, 'core');
+    const injected = faults.activePrimaryLimit('core', nowMs);
+    return injected
+      ? { limit: quota.limit, used: quota.limit, remaining: 0, reset: injected.untilEpochS }
+      : quota;
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      // A bug in the double must show up as a 500 in the test, not as an unhandled rejection.
+      console.error('GitHub double: request failed', error);
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+      }
+      res.end(JSON.stringify({ message: 'Server Error' }));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  let closing: Promise<void> | undefined;
+  const inject: FaultInjector = {
+    latency: (ms) => {
+      faults.latencyMs = ms;
+    },
+    serverErrors: (count, status = 502) => {
+      faults.serverErrorsLeft = count;
+      faults.serverErrorStatus = status;
+    },
+    rateLimit: ({ resource = 'core', untilEpochS, status = 403 }) => {
+      faults.primaryLimit = { resource, untilEpochS, status };
+    },
+    secondaryLimit: (retryAfterS, limitOptions = {}) => {
+      faults.secondaryLimit = {
+        untilMs: Date.now() + retryAfterS * 1000,
+        status: limitOptions.status ?? 403,
+      };
+    },
+    hang: () => {
+      faults.hanging = true;
+    },
+    clear: () => {
+      faults.reset();
+      const resumed = hungRequests;
+      hungRequests = [];
+      for (const resume of resumed) {
+        resume();
+      }
+    },
+  };
+
+  self = {
+    url: baseUrl,
+    get snapshot() {
+      return directory.snapshot;
+    },
+    counts: log,
+    get requests() {
+      return log.records;
+    },
+    inject,
+    resetCounts: () => log.reset(),
+    reset: () => {
+      inject.clear();
+      log.reset();
+      ledger.reset();
+      directory.resetChanges();
+      directory.snapshot = snapshot;
+      revokedTokens.clear();
+    },
+    setSnapshot: (date) => {
+      getCatalogue(date);
+      directory.snapshot = date;
+    },
+    grantPrivateAccess: (token) => directory.grantPrivateAccess(token),
+    removeRepository: (fullName) => directory.remove(fullName),
+    restoreRepository: (fullName) => directory.restore(fullName),
+    renameRepository: (fullName, newFullName) => directory.rename(fullName, newFullName),
+    revokeToken: (token) => {
+      revokedTokens.add(token);
+    },
+    getRepository: (fullName) => directory.lookup(fullName),
+    quota: (token) => ledger.peek(token ? { kind: 'token', token } : { kind: 'anonymous' }, 'core'),
+    resetQuota: () => ledger.reset(),
+    close: () => {
+      if (!closing) {
+        closed = true;
+        hungRequests = [];
+        for (const timer of timers) {
+          clearTimeout(timer);
+        }
+        timers.clear();
+        closing = new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          // Keep-alive and hung sockets would hold close() open forever.
+          server.closeAllConnections();
+        });
+      }
+      return closing;
+    },
+  };
+  return self;
+}
+
+function matchRoute(
+  method: string,
+  pathname: string,
+): { route: DoubleRoute; params: Record<string, string> } | undefined {
+  for (const route of REST_ROUTES) {
+    if (route.method !== method) {
+      continue;
+    }
+    const found = route.pattern.exec(pathname);
+    if (found) {
+      return { route, params: { ...found.groups } };
+    }
+  }
+  return undefined;
+}
+
+/** `Authorization: token X` or `Bearer X`; anything else is anonymous. */
+export function parseCaller(authorization: string | undefined): Caller {
+  const found = /^(?:token|bearer)\s+(\S+)\s*$/i.exec(authorization ?? '');
+  return found?.[1] ? { kind: 'token', token: found[1] } : { kind: 'anonymous' };
+}
+
+function remoteAddress(req: IncomingMessage): string {
+  return (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+}
+
+function json(body: JsonValue | undefined): string | undefined {
+  return body === undefined ? undefined : JSON.stringify(body);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

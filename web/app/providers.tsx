@@ -1,0 +1,37 @@
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { ErrorBoundary } from '../components/error-boundary.tsx';
+import { AuthProvider } from '../lib/auth/auth-context.tsx';
+import { createQueryClient } from './query-client.ts';
+import { colorSchemeManager, cssVariablesResolver, theme } from './theme.ts';
+
+export interface AppProvidersProps {
+  children: ReactNode;
+  /** Tests pass their own client (no retries, no cache between tests). */
+  queryClient?: QueryClient;
+  /** 'test' turns off Mantine transitions and portals, so tests see content at once. */
+  env?: 'default' | 'test';
+}
+
+export function AppProviders({ children, queryClient, env = 'default' }: AppProvidersProps) {
+  const [client] = useState(() => queryClient ?? createQueryClient());
+  return (
+    <MantineProvider
+      theme={theme}
+      colorSchemeManager={colorSchemeManager}
+      defaultColorScheme="auto"
+      cssVariablesResolver={cssVariablesResolver}
+      env={env}
+    >
+      {/* Inside Mantine so the fallback is styled; around everything else it can catch. */}
+      <ErrorBoundary level="app">
+        <Notifications position="top-right" />
+        <QueryClientProvider client={client}>
+          <AuthProvider>{children}</AuthProvider>
+        </QueryClientProvider>
+      </ErrorBoundary>
+    </MantineProvider>
+  );
+}

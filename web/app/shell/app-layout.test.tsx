@@ -1,0 +1,211 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { STORAGE_KEYS } from '../../../shared/constants.ts';
+import { buildUser, renderApp, setViewportWidth, signIn, testVersion } from '../../test-utils.tsx';
+
+async function findSidebar() {
+  return screen.findByRole('navigation', { name: 'Main navigation' });
+}
+
+describe('top bar', () => {
+  it('links the brand to / with the app name from /version; visitors get Sign In, not Add', async () => {
+    renderApp({ route: '/tags' });
+    const brand = await screen.findByRole('link', { name: 'Team Catalogue' });
+    expect(brand.getAttribute('href')).toBe('#/');
+    const banner = screen.getByRole('banner');
+    expect(within(banner).getByRole('link', { name: 'Sign In' }).getAttribute('href')).toBe('#/login');
+    expect(within(banner).queryByRole('link', { name: 'Add Repository' })).toBeNull();
+  });
+
+  it("falls back to 'Repository Tracker' when /version fails", async () => {
+    renderApp({ route: '/tags', handlers: { 'GET /version': () => new Response('oops', { status: 500 }) } });
+    expect(await screen.findByRole('link', { name: 'Repository Tracker' })).toBeDefined();
+  });
+
+  it('offers members Add Repository, going to /add', async () => {
+    signIn();
+    renderApp({ route: '/home' });
+    const add = await screen.findByRole('link', { name: 'Add Repository' });
+    expect(add.getAttribute('href')).toBe('#/add');
+  });
+
+  it('switches between light and dark and remembers the choice', async () => {
+    const { user } = renderApp({ route: '/login' });
+    await user.click(await screen.findByRole('button', { name: 'Switch to dark mode' }));
+    expect(localStorage.getItem(STORAGE_KEYS.colorScheme)).toBe('dark');
+    expect(document.documentElement.getAttribute('data-mantine-color-scheme')).toBe('dark');
+    await user.click(screen.getByRole('button', { name: 'Switch to light mode' }));
+    expect(localStorage.getItem(STORAGE_KEYS.colorScheme)).toBe('light');
+  });
+});
+
+describe('landmarks', () => {
+  it('has header, navigation, main and footer, and a skip link to the main content', async () => {
+    signIn();
+    const { user } = renderApp({ route: '/home' });
+    await findSidebar();
+    expect(screen.getByRole('banner')).toBeDefined();
+    expect(screen.getByRole('contentinfo')).toBeDefined();
+    const main = screen.getByRole('main');
+    await user.click(screen.getByRole('button', { name: 'Skip to content' }));
+    expect(document.activeElement).toBe(main);
+  });
+});
+
+describe('sidebar', () => {
+  it('is not shown to anonymous visitors', async () => {
+    renderApp({ route: '/tags' });
+    await screen.findByRole('heading', { name: 'Authentication Required' });
+    expect(screen.queryByRole('navigation', { name: 'Main navigation' })).toBeNull();
+  });
+
+  it('links Repositories, Tags and Statistics; Repositories is active on /home', async () => {
+    signIn();
+    renderApp({ route: '/home' });
+    const nav = await findSidebar();
+    const link = (name: string) => within(nav).getByRole('link', { name });
+    expect(link('Repositories').getAttribute('href')).toBe('#/home');
+    expect(link('Tags').getAttribute('href')).toBe('#/tags');
+    expect(link('Statistics').getAttribute('href')).toBe('#/stats');
+    expect(link('Repositories').getAttribute('aria-current')).toBe('page');
+    expect(link('Tags').getAttribute('aria-current')).toBeNull();
+  });
+
+  it('collapses to icons, stores the state, and starts collapsed next time', async () => {
+    signIn();
+    const first = renderApp({ route: '/home' });
+    const nav = await findSidebar();
+    expect(within(nav).getByText('Repositories')).toBeDefined();
+
+    await first.user.click(within(nav).getByRole('button', { name: 'Collapse sidebar' }));
+
+    expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.sidebar) ?? 'null')).toEqual({
+      isCollapsed: true,
+      isMobile: false,
+    });
+    // Labels are gone from view but stay in the links' accessible names.
+    expect(within(nav).queryByText('Repositories')).toBeNull();
+    expect(within(nav).getByRole('link', { name: 'Repositories' })).toBeDefined();
+    first.unmount();
+
+    renderApp({ route: '/home' });
+    const again = await findSidebar();
+    const expand = within(again).getByRole('button', { name: 'Expand sidebar' });
+    expect(expand.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('shows the member with the first letter of the first name, and signs out', async () => {
+    signIn(buildUser({ first_name: 'zoë', last_name: 'Quinn', email: 'zoe@example.com' }));
+    const { user } = renderApp({ route: '/home' });
+    const nav = await findSidebar();
+    expect(within(nav).getByText('Z')).toBeDefined();
+    expect(within(nav).getByText('zoë Quinn')).toBeDefined();
+    expect(within(nav).getByText('zoe@example.com')).toBeDefined();
+    expect(within(nav).queryByText('Admin')).toBeNull();
+
+    await user.click(within(nav).getByRole('button', { name: /zoë Quinn/ }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByRole('menuitem', { name: 'Profile' }).getAttribute('href')).toBe('#/profile');
+    expect(within(menu).getByRole('menuitem', { name: 'Settings' }).getAttribute('href')).toBe('#/settings');
+    expect(within(menu).queryByRole('menuitem', { name: 'User Management' })).toBeNull();
+    expect(within(menu).queryByText('Administration')).toBeNull();
+
+    await user.click(within(menu).getByRole('menuitem', { name: 'Sign Out' }));
+    expect(await screen.findByRole('link', { name: 'Get Started' })).toBeDefined();
+    expect(window.location.hash).toBe('#/');
+    expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBeNull();
+    expect(localStorage.getItem(STORAGE_KEYS.user)).toBeNull();
+    expect(screen.queryByRole('navigation', { name: 'Main navigation' })).toBeNull();
+  });
+
+  it('gives admins a badge and the Administration items', async () => {
+    signIn(buildUser({ is_admin: true }));
+    const { user } = renderApp({ route: '/home' });
+    const nav = await findSidebar();
+    expect(within(nav).getByText('Admin')).toBeDefined();
+
+    await user.click(within(nav).getByRole('button', { name: /Alice Smith/ }));
+    const menu = await screen.findByRole('menu');
+    const items = [
+      ['Dashboard', 'overview'],
+      ['User Management', 'users'],
+      ['Repository Tools', 'repositories'],
+      ['Database Management', 'database'],
+      ['System Settings', 'settings'],
+    ];
+    for (const [name, tab] of items) {
+      expect(within(menu).getByRole('menuitem', { name }).getAttribute('href')).toBe(`#/admin?tab=${tab}`);
+    }
+  });
+});
+
+describe('sidebar on phones (≤ 768 px)', () => {
+  const overlay = () => document.querySelector('.mantine-Overlay-root');
+
+  async function renderOnPhone() {
+    setViewportWidth(375);
+    signIn();
+    const rendered = renderApp({ route: '/home' });
+    const nav = await findSidebar();
+    const burger = screen.getByRole('button', { name: 'Open navigation' });
+    return { ...rendered, nav, burger };
+  }
+
+  it('starts closed, with no collapse toggle, and is stored as mobile', async () => {
+    const { nav, burger } = await renderOnPhone();
+    expect(burger.getAttribute('aria-expanded')).toBe('false');
+    expect(overlay()).toBeNull();
+    expect(within(nav).queryByRole('button', { name: /sidebar/ })).toBeNull();
+    expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.sidebar) ?? 'null')).toMatchObject({
+      isMobile: true,
+    });
+  });
+
+  it('opens from the menu button and closes on Escape', async () => {
+    const { user, burger } = await renderOnPhone();
+    await user.click(burger);
+    expect(screen.getByRole('button', { name: 'Close navigation' }).getAttribute('aria-expanded')).toBe(
+      'true',
+    );
+    expect(overlay()).not.toBeNull();
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('button', { name: 'Open navigation' })).toBeDefined();
+    expect(overlay()).toBeNull();
+  });
+
+  it('closes on a click outside it', async () => {
+    const { user, burger } = await renderOnPhone();
+    await user.click(burger);
+    const backdrop = overlay();
+    if (!(backdrop instanceof HTMLElement)) throw new Error('no overlay');
+    await user.click(backdrop);
+    expect(screen.getByRole('button', { name: 'Open navigation' })).toBeDefined();
+  });
+
+  it('closes on navigation', async () => {
+    const { user, nav, burger } = await renderOnPhone();
+    await user.click(burger);
+    await user.click(within(nav).getByRole('link', { name: 'Statistics' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Statistics' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Open navigation' })).toBeDefined();
+    expect(overlay()).toBeNull();
+  });
+});
+
+describe('footer', () => {
+  it('shows the app name, version and the commit shortened to 7 characters', async () => {
+    renderApp({ route: '/login' });
+    const footer = await screen.findByRole('contentinfo');
+    await waitFor(() => expect(footer.textContent).toContain('v1.2.3'));
+    expect(footer.textContent).toContain('Team Catalogue');
+    expect(within(footer).getByText('commit 0123456')).toBeDefined();
+    expect(footer.textContent).not.toContain(testVersion.git_commit);
+  });
+
+  it('hides the commit when the build does not know it', async () => {
+    renderApp({ route: '/login', version: { ...testVersion, git_commit: null } });
+    const footer = await screen.findByRole('contentinfo');
+    await waitFor(() => expect(footer.textContent).toContain('v1.2.3'));
+    expect(footer.textContent).not.toMatch(/commit/i);
+  });
+});

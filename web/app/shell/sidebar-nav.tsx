@@ -1,0 +1,70 @@
+import { Badge, NavLink, Stack, Tooltip } from '@mantine/core';
+import { IconChartBar, IconHome, IconTags, type TablerIcon } from '@tabler/icons-react';
+import { Link, useLocation } from 'react-router';
+import { useSidebarCounts } from './use-sidebar-counts.ts';
+
+interface NavItem {
+  label: string;
+  to: string;
+  icon: TablerIcon;
+  /** SPEC §2: Repositories is active on / and /home. */
+  activeOn: string[];
+  count: number | null;
+}
+
+export function SidebarNav({ collapsed }: { collapsed: boolean }) {
+  const { pathname } = useLocation();
+  const counts = useSidebarCounts();
+  const items: NavItem[] = [
+    {
+      label: 'Repositories',
+      to: '/home',
+      icon: IconHome,
+      activeOn: ['/', '/home'],
+      count: counts.repositories,
+    },
+    { label: 'Tags', to: '/tags', icon: IconTags, activeOn: ['/tags'], count: counts.tags },
+    { label: 'Statistics', to: '/stats', icon: IconChartBar, activeOn: ['/stats'], count: null },
+  ];
+
+  return (
+    <Stack gap={4} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+      {items.map(({ label, to, icon: Icon, activeOn, count }) => {
+        const active = activeOn.includes(pathname);
+        const link = (
+          <NavLink
+            component={Link}
+            to={to}
+            active={active}
+            aria-current={active ? 'page' : undefined}
+            // Collapsed, the label is hidden, so it moves into the accessible name.
+            aria-label={collapsed ? label : undefined}
+            label={collapsed ? undefined : label}
+            leftSection={<Icon size={20} stroke={1.75} aria-hidden />}
+            rightSection={
+              !collapsed && count !== null ? (
+                <Badge size="sm" variant="light" aria-label={`${count} ${label.toLowerCase()}`}>
+                  {count}
+                </Badge>
+              ) : undefined
+            }
+            styles={
+              collapsed ? { section: { marginInlineEnd: 0 }, root: { justifyContent: 'center' } } : undefined
+            }
+          />
+        );
+        return (
+          <li key={to}>
+            {collapsed ? (
+              <Tooltip label={label} position="right">
+                {link}
+              </Tooltip>
+            ) : (
+              link
+            )}
+          </li>
+        );
+      })}
+    </Stack>
+  );
+}

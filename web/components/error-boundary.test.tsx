@@ -1,0 +1,75 @@
+import { MantineProvider } from '@mantine/core';
+import { render, screen } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { ErrorBoundary } from './error-boundary.tsx';
+
+let shouldThrow = true;
+
+function Fragile() {
+  if (shouldThrow) throw new Error('Boom: the widget broke');
+  return <p>Widget is fine</p>;
+}
+
+function renderBoundary(level: 'app' | 'nested', onReload?: () => void) {
+  // React logs caught render errors too; keep the output readable and assert on our own log.
+  const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+  shouldThrow = true;
+  render(
+    <MantineProvider env="test">
+      <ErrorBoundary level={level} onReload={onReload}>
+        <Fragile />
+      </ErrorBoundary>
+    </MantineProvider>,
+  );
+  return { consoleError, user: userEvent.setup() };
+}
+
+describe('ErrorBoundary', () => {
+  it('shows the fallback with an error id that is also logged', () => {
+    const { consoleError } = renderBoundary('nested');
+
+    expect(screen.getByRole('heading', { name: 'Something went wrong' })).toBeDefined();
+    const errorId = screen.getByTestId('error-id').textContent ?? '';
+    expect(errorId).toMatch(/^ERR-[0-9A-F]{8}$/);
+    const ourLog = consoleError.mock.calls.find(([first]) => String(first).includes(errorId));
+    expect(ourLog?.[1]).toBeInstanceOf(Error);
+    // The help tips tell the user which id to quote.
+    expect(
+      screen.getByText(new RegExp(`contact your administrator and quote the error ID ${errorId}`)),
+    ).toBeDefined();
+    expect(screen.getByText('Refresh the page.')).toBeDefined();
+    expect(screen.getByText(/Clear your browser cache/)).toBeDefined();
+  });
+
+  it('toggles the technical details', async () => {
+    const { user } = renderBoundary('nested');
+    expect(screen.queryByText(/Boom: the widget broke/)).toBeNull();
+
+    const toggle = screen.getByRole('button', { name: 'Show Details' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    await user.click(toggle);
+    expect(screen.getByTestId('error-details').textContent).toContain('Boom: the widget broke');
+
+    await user.click(screen.getByRole('button', { name: 'Hide Details' }));
+    expect(screen.queryByText(/Boom: the widget broke/)).toBeNull();
+  });
+
+  it('nested: Try Again renders the children again', async () => {
+    const { user } = renderBoundary('nested');
+    shouldThrow = false;
+    await user.click(screen.getByRole('button', { name: 'Try Again' }));
+    expect(screen.getByText('Widget is fine')).toBeDefined();
+    expect(screen.queryByRole('heading', { name: 'Something went wrong' })).toBeNull();
+  });
+
+  it('app level: Try Again reloads the page', async () => {
+    const reload = vi.fn();
+    const { user } = renderBoundary('app', reload);
+    shouldThrow = false;
+    await user.click(screen.getByRole('button', { name: 'Try Again' }));
+    expect(reload).toHaveBeenCalledOnce();
+    // No in-place reset at app level: the fallback stays until the page reloads.
+    expect(screen.getByRole('heading', { name: 'Something went wrong' })).toBeDefined();
+  });
+});

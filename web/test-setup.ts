@@ -1,0 +1,12 @@
+import { cleanup } from '@testing-library/react';
+import { afterEach, vi } from 'vitest';
+
+// Vitest runs without globals, so Testing Library can't register its own cleanup.
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  sessionStorage.clear();
+  window.location.hash = '';
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});

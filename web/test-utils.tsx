@@ -1,0 +1,128 @@
+import { QueryClient } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { createHashRouter, RouterProvider } from 'react-router';
+import { afterEach, vi } from 'vitest';
+import { STORAGE_KEYS } from '../shared/constants.ts';
+import type { VersionResponse } from '../shared/schemas/system.ts';
+import { App } from './app/app.tsx';
+import { AppProviders } from './app/providers.tsx';
+import { createAppRouter } from './app/router.ts';
+import type { User } from './lib/auth/user.ts';
+
+export const testVersion: VersionResponse = {
+  app_name: 'Team Catalogue',
+  api_version: '1.2.3',
+  git_commit: '0123456789abcdef0123456789abcdef01234567',
+};
+
+export function buildUser(overrides: Partial<User> = {}): User {
+  return {
+    id: 1,
+    username: 'alice',
+    email: 'alice@example.com',
+    first_name: 'Alice',
+    last_name: 'Smith',
+    is_active: true,
+    is_verified: true,
+    is_admin: false,
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+    last_login_at: null,
+    ...overrides,
+  };
+}
+
+/** Stores a session the way a sign-in will, so the app restores it at start. */
+export function signIn(user: User = buildUser()): User {
+  localStorage.setItem(STORAGE_KEYS.user, JSON.stringify(user));
+  localStorage.setItem(STORAGE_KEYS.accessToken, 'test-access-token');
+  localStorage.setItem(STORAGE_KEYS.refreshToken, 'test-refresh-token');
+  return user;
+}
+
+export type FetchHandler = (request: Request) => Response | Promise<Response>;
+
+export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status: 200,
+    ...init,
+    headers: { 'Content-Type': 'application/json', ...init.headers },
+  });
+}
+
+/**
+ * Replaces global fetch with a router of `METHOD /path` handlers (`GET /version` answers
+ * `version` unless overridden); an unhandled call answers 404 with DESIGN §4's body.
+ */
+export function stubFetch(
+  handlers: Record<string, FetchHandler> = {},
+  version: VersionResponse = testVersion,
+) {
+  const routes: Record<string, FetchHandler> = { 'GET /version': () => jsonResponse(version), ...handlers };
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    const handler = routes[`${request.method} ${new URL(request.url).pathname}`];
+    if (handler) return handler(request);
+    return jsonResponse({ message: 'Not found', code: 'not_found' }, { status: 404 });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+function createTestQueryClient(): QueryClient {
+  return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+}
+
+interface HappyDomWindow {
+  happyDOM: { setViewport: (viewport: { width: number; height: number }) => void };
+}
+
+/** Resizes happy-dom's window; media queries (Mantine's useMediaQuery) follow it. */
+export function setViewportWidth(width: number): void {
+  (window as unknown as HappyDomWindow).happyDOM.setViewport({ width, height: 768 });
+}
+
+const routers: { dispose: () => void }[] = [];
+afterEach(() => {
+  for (const router of routers.splice(0)) router.dispose();
+  setViewportWidth(1024);
+});
+
+export interface RenderAppOptions {
+  /** The hash path to open, e.g. '/tags' or '/admin?tab=users'. */
+  route?: string;
+  version?: VersionResponse;
+  handlers?: Record<string, FetchHandler>;
+}
+
+/** The whole app as main.tsx mounts it, on the real hash router, with a stubbed API. */
+export function renderApp({ route = '/', version, handlers }: RenderAppOptions = {}) {
+  const fetchMock = stubFetch(handlers, version);
+  window.location.hash = `#${route}`;
+  const router = createAppRouter();
+  routers.push(router);
+  const user = userEvent.setup();
+  const result = render(
+    <AppProviders queryClient={createTestQueryClient()} env="test">
+      <App router={router} />
+    </AppProviders>,
+  );
+  return { ...result, router, user, fetchMock };
+}
+
+/** One component inside the providers and a hash router, for feature-level tests. */
+export function renderWithProviders(ui: ReactNode, { route = '/' }: { route?: string } = {}) {
+  const fetchMock = stubFetch();
+  window.location.hash = `#${route}`;
+  const router = createHashRouter([{ path: '*', element: ui }]);
+  routers.push(router);
+  const user = userEvent.setup();
+  const result = render(
+    <AppProviders queryClient={createTestQueryClient()} env="test">
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { ...result, router, user, fetchMock };
+}

@@ -14,10 +14,12 @@ import type { Mailer } from './mail/mailer.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
+import { reposRoutes } from './modules/repos/repos.routes.ts';
 import access from './plugins/access.ts';
 import auth from './plugins/auth.ts';
 import database from './plugins/database.ts';
 import errors from './plugins/errors.ts';
+import github from './plugins/github.ts';
 import jsonBody from './plugins/json-body.ts';
 import openapi from './plugins/openapi.ts';
 import rateLimit from './plugins/rate-limit.ts';
@@ -33,6 +35,8 @@ export interface BuildOptions {
   clock?: Clock;
   mailer?: Mailer;
   resolve?: Resolver;
+  /** GitHub request time-out (10 s by default); tests of hangs shorten it. */
+  githubTimeoutMs?: number;
   /** Where log lines go (default stdout); tests capture them to prove no secret is logged. */
   logStream?: { write(line: string): void };
 }
@@ -66,9 +70,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     trustProxy: parseTrustProxy(config.trustProxy),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
-    // Slow clients can't hold a connection forever (SECURITY.md H3).
+    // Slow clients can't take forever to send a request (SECURITY.md H3); answers may stream long.
     requestTimeout: 60_000,
-    connectionTimeout: 60_000,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
   }).withTypeProvider<ZodTypeProvider>();
@@ -90,6 +93,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const clock = options.clock ?? systemClock;
   await app.register(rateLimit, { config, clock });
   await app.register(auth, { clock, mailer: options.mailer, resolve: options.resolve });
+  await app.register(github, { timeoutMs: options.githubTimeoutMs });
   await app.register(openapi, { config, version: packageJson.version });
 
   await app.register(healthRoutes, {
@@ -101,6 +105,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   await app.register(authRoutes);
   await app.register(meRoutes);
+  await app.register(reposRoutes);
 
   await app.register(webApp, { distDir: options.webDistDir });
   return app;

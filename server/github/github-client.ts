@@ -77,7 +77,11 @@ export class GitHubClient {
   readonly quotaBook = new QuotaBook();
 
   constructor(options: GitHubClientOptions) {
-    this.#options = { timeoutMs: 10_000, userAgent: 'repo-tracker', ...options };
+    this.#options = {
+      ...options,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      userAgent: options.userAgent ?? 'repo-tracker',
+    };
   }
 
   /** The token to act with: the member's own, else the server's, else none (DESIGN §3). */
@@ -98,6 +102,7 @@ export class GitHubClient {
     fullName: string,
     token: string | null,
     previous?: { snapshot: RepositorySnapshot; etags: Etags },
+    options: { allowPrivate?: boolean } = {},
   ): Promise<{ snapshot: RepositorySnapshot; etags: Etags }> {
     const resetAt = this.quotaBook.shortfall(token, FULL_FETCH_COST);
     if (resetAt) throw new GitHubError('rate_limited', rateLimitMessage(resetAt, token !== null), resetAt);
@@ -118,6 +123,9 @@ export class GitHubClient {
       base = mapRestRepository(repoAnswer.data, previous?.snapshot);
       etags.repo = headerString(repoAnswer.headers.etag);
     }
+    // A private repository read with a token that may not add it: stop before spending more.
+    if (base.private && options.allowPrivate === false)
+      throw new GitHubError('not_found', MESSAGES.notFound(fullName));
     // Follow a rename: the answer names the repository as GitHub spells it now.
     const [currentOwner, currentRepo] = splitFullName(base.fullName);
     const names = { owner: currentOwner, repo: currentRepo };

@@ -1,0 +1,102 @@
+import type { Commit, Repository, RepositorySummary } from '../../../shared/schemas/repositories.ts';
+import type { RepositorySnapshot } from '../../github/repository-snapshot.ts';
+import type { RepositoryListRow, RepositoryRow } from './repos.queries.ts';
+
+/** The one way a repository row leaves the server (SPEC §3 fields, DESIGN §3 extras). */
+export function presentSummary(row: RepositoryListRow): RepositorySummary {
+  return {
+    id: row.full_name,
+    user_id: row.user_id,
+    name: row.name,
+    description: row.description,
+    url: row.url,
+    license: row.license,
+    topics: row.topics,
+    tags: row.tags,
+    notes: row.notes,
+    stars: row.stars,
+    forks: row.forks,
+    issues: row.issues,
+    commits: row.commits,
+    total_commits: row.commits,
+    contributors: row.contributors_capped === 1 ? `${row.contributors}+` : row.contributors,
+    last_commit: row.last_commit,
+    last_synced: row.last_synced,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    language: row.language,
+    archived: row.archived === 1,
+    private: row.private === 1,
+    gone: row.gone === 1,
+    default_branch: row.default_branch,
+    github_id: row.github_id,
+    comment_count: row.comment_count,
+    version_count: row.version_count,
+  };
+}
+
+export function presentRepository(
+  row: RepositoryListRow,
+  extra: Pick<Repository, 'comments' | 'versions'>,
+): Repository {
+  return { ...presentSummary(row), ...extra, recent_commits: parseCommits(row.recent_commits) };
+}
+
+export function parseCommits(json: string): Commit[] {
+  try {
+    const value = JSON.parse(json) as unknown;
+    return Array.isArray(value) ? (value as Commit[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The stored row as a snapshot, so a conditional sync can keep what GitHub says is unchanged. */
+export function snapshotOfRow(row: RepositoryRow): RepositorySnapshot {
+  return {
+    fullName: row.full_name,
+    githubId: row.github_id,
+    name: row.name,
+    description: row.description,
+    url: row.url,
+    license: row.license,
+    topics: row.topics ? row.topics.split(',') : [],
+    stars: row.stars,
+    forks: row.forks,
+    issues: row.issues,
+    language: row.language,
+    archived: row.archived === 1,
+    private: row.private === 1,
+    defaultBranch: row.default_branch,
+    commits: row.commits,
+    contributors: row.contributors,
+    contributorsCapped: row.contributors_capped === 1,
+    lastCommit: row.last_commit,
+    recentCommits: parseCommits(row.recent_commits),
+  };
+}
+
+/** Columns a sync writes from a snapshot. */
+export function rowFieldsOfSnapshot(snapshot: RepositorySnapshot) {
+  return {
+    full_name: snapshot.fullName,
+    github_id: snapshot.githubId,
+    name: snapshot.name,
+    description: snapshot.description,
+    url: snapshot.url,
+    license: snapshot.license,
+    topics: snapshot.topics.join(','),
+    stars: snapshot.stars,
+    forks: snapshot.forks,
+    issues: snapshot.issues,
+    commits: snapshot.commits,
+    contributors: snapshot.contributors,
+    contributors_capped: snapshot.contributorsCapped ? (1 as const) : (0 as const),
+    language: snapshot.language,
+    archived: snapshot.archived ? (1 as const) : (0 as const),
+    private: snapshot.private ? (1 as const) : (0 as const),
+    default_branch: snapshot.defaultBranch,
+    last_commit: snapshot.lastCommit,
+    recent_commits: JSON.stringify(snapshot.recentCommits),
+  };
+}

@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import {
+  ADMIN_USERS_DEFAULT_PAGE,
+  ADMIN_USERS_DEFAULT_PER_PAGE,
+  ADMIN_USERS_MAX_PER_PAGE,
+} from '../constants.ts';
+import { userSchema } from './auth.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Users (SPEC §7 Admin and system, DESIGN §4)
+// ---------------------------------------------------------------------------------------------
+
+/** A user as the admin table shows it: SPEC §3's user plus the number of repositories they added. */
+export const adminUserSchema = userSchema
+  .extend({ repository_count: z.number().int().nonnegative() })
+  .meta({ id: 'AdminUser' });
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+const booleanQuery = z
+  .enum(['true', 'false', '1', '0'], { error: 'is_active must be true or false' })
+  .transform((value) => value === 'true' || value === '1');
+
+export const adminUsersQuerySchema = z.object({
+  page: z.coerce
+    .number({ error: 'page must be a whole number of at least 1' })
+    .int('page must be a whole number of at least 1')
+    .min(1, 'page must be a whole number of at least 1')
+    .max(1_000_000, 'page is too large')
+    .default(ADMIN_USERS_DEFAULT_PAGE),
+  per_page: z.coerce
+    .number({ error: `per_page must be a whole number from 1 to ${ADMIN_USERS_MAX_PER_PAGE}` })
+    .int(`per_page must be a whole number from 1 to ${ADMIN_USERS_MAX_PER_PAGE}`)
+    .min(1, `per_page must be a whole number from 1 to ${ADMIN_USERS_MAX_PER_PAGE}`)
+    .max(ADMIN_USERS_MAX_PER_PAGE, `per_page must be a whole number from 1 to ${ADMIN_USERS_MAX_PER_PAGE}`)
+    .default(ADMIN_USERS_DEFAULT_PER_PAGE),
+  /** Case-insensitive substring of the username, e-mail, first or last name. */
+  search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
+  is_active: booleanQuery.optional(),
+});
+export type AdminUsersQuery = z.input<typeof adminUsersQuerySchema>;
+
+export const adminUsersResponseSchema = z
+  .object({
+    users: z.array(adminUserSchema),
+    total: z.number().int().nonnegative(),
+    page: z.number().int().positive(),
+    per_page: z.number().int().positive(),
+  })
+  .meta({ id: 'AdminUserList' });
+export type AdminUsersResponse = z.infer<typeof adminUsersResponseSchema>;
+
+export const adminUserResponseSchema = z.object({ user: adminUserSchema }).meta({ id: 'AdminUserResponse' });
+export type AdminUserResponse = z.infer<typeof adminUserResponseSchema>;
+
+export const adminUserIdParamsSchema = z.object({
+  id: z.coerce
+    .number({ error: 'User id must be a positive whole number' })
+    .int('User id must be a positive whole number')
+    .positive('User id must be a positive whole number')
+    .max(2_147_483_647, 'User id must be a positive whole number'),
+});
+
+/** The three flags an admin may toggle (SPEC §4 "Admin flags"). */
+export const adminUserFlags = ['is_active', 'is_verified', 'is_admin'] as const;
+export type AdminUserFlag = (typeof adminUserFlags)[number];
+
+export const ONE_FLAG_MESSAGE = 'Send exactly one of is_active, is_verified or is_admin, as true or false';
+
+/** PATCH carries exactly one flag per call (SPEC §7); anything else is refused, not ignored. */
+export const adminUserPatchBodySchema = z
+  .strictObject(
+    {
+      is_active: z.boolean({ error: 'is_active must be true or false' }).optional(),
+      is_verified: z.boolean({ error: 'is_verified must be true or false' }).optional(),
+      is_admin: z.boolean({ error: 'is_admin must be true or false' }).optional(),
+    },
+    { error: ONE_FLAG_MESSAGE },
+  )
+  .refine((body) => adminUserFlags.filter((flag) => body[flag] !== undefined).length === 1, {
+    message: ONE_FLAG_MESSAGE,
+  });
+export type AdminUserPatchBody = z.input<typeof adminUserPatchBodySchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Statistics (SPEC §3 "Admin stats")
+// ---------------------------------------------------------------------------------------------
+
+export const adminStatsSchema = z
+  .object({
+    users: z.object({
+      total: z.number().int().nonnegative(),
+      active: z.number().int().nonnegative(),
+      verified: z.number().int().nonnegative(),
+      admin: z.number().int().nonnegative(),
+      /** Accounts created in the last 30 days. */
+      recent: z.number().int().nonnegative(),
+    }),
+    repositories: z.object({
+      total: z.number().int().nonnegative(),
+      users_with_repos: z.number().int().nonnegative(),
+      /** Rounded to one decimal; 0 without repositories. */
+      avg_stars: z.number().nonnegative(),
+      total_stars: z.number().int().nonnegative(),
+    }),
+  })
+  .meta({ id: 'AdminStats' });
+export type AdminStats = z.infer<typeof adminStatsSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Backups (SPEC §3 "Backup", DESIGN §4)
+// ---------------------------------------------------------------------------------------------
+
+export const backupKinds = ['manual', 'auto'] as const;
+export type BackupKind = (typeof backupKinds)[number];
+
+/**
+ * Every backup file name the server writes: `backup-<kind>-<UTC time>Z.jsonl.gz`, with a
+ * `-<n>` counter when two land in the same second. Nothing else is read or deleted, so a name
+ * can never reach outside the backup folder.
+ */
+export const BACKUP_NAME_PATTERN =
+  /^backup-(manual|auto)-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})Z(?:-(\d{1,3}))?\.jsonl\.gz$/;
+
+export const backupSchema = z
+  .object({
+    name: z.string(),
+    size_bytes: z.number().int().nonnegative(),
+    created: z.string(),
+    compressed: z.boolean(),
+    kind: z.enum(backupKinds),
+  })
+  .meta({ id: 'Backup' });
+export type Backup = z.infer<typeof backupSchema>;
+
+export const backupListResponseSchema = z
+  .object({ backups: z.array(backupSchema) })
+  .meta({ id: 'BackupList' });
+export type BackupListResponse = z.infer<typeof backupListResponseSchema>;
+
+export const backupCreatedResponseSchema = z
+  .object({ backup_path: z.string(), name: z.string() })
+  .meta({ id: 'BackupCreated' });
+export type BackupCreatedResponse = z.infer<typeof backupCreatedResponseSchema>;
+
+export const backupNameParamsSchema = z.object({
+  name: z.string().max(100, 'Invalid backup name').regex(BACKUP_NAME_PATTERN, 'Invalid backup name'),
+});

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { batchDoneLineSchema, batchResultItemSchema } from '../../../shared/schemas/repositories.ts';
+import { listDoubleRepositories } from '../../../test/github-double/index.ts';
+import { signedInUser } from '../../../test/helpers/auth-factory.ts';
+import { createReposTestApp } from '../../../test/helpers/repos-app.ts';
+
+let t: Awaited<ReturnType<typeof createReposTestApp>>;
+let member: Awaited<ReturnType<typeof signedInUser>>;
+
+beforeAll(async () => {
+  t = await createReposTestApp();
+  member = await signedInUser(t.app);
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+beforeEach(() => {
+  t.github.reset();
+});
+
+const batch = (payload: object, accept = 'application/json') =>
+  t.app.inject({
+    method: 'POST',
+    url: '/repositories/batch',
+    headers: { ...member.headers, accept },
+    payload,
+  });
+
+describe('POST /repositories/batch', () => {
+  it('answers JSON with one result per item, in input order, failures with their reason', async () => {
+    const response = await batch({
+      items: [
+        { url: 'https://github.com/redis/redis' },
+        { id: 'not valid' },
+        { id: 'redis/redis' },
+        { id: 'ghost/ghost-repo-404' },
+      ],
+      tags: 'db, cache',
+    });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({ succeeded: 1, failed: 3 });
+    expect(body.results.map((item: { index: number }) => item.index)).toEqual([0, 1, 2, 3]);
+    expect(body.results[0]).toMatchObject({
+      ok: true,
+      input: 'https://github.com/redis/redis',
+      repository: { id: 'redis/redis', tags: 'db,cache' },
+    });
+    expect(body.results[1]).toMatchObject({
+      ok: false,
+      error: 'Invalid repository format. Use github.com/user/repo or owner/repo.',
+    });
+    expect(body.results[2]).toMatchObject({ ok: false, error: 'redis/redis is already in the catalogue.' });
+    expect(body.results[3].error).toMatch(/was not found on GitHub/);
+  });
+
+  it('streams NDJSON lines as items finish, then the summary', async () => {
+    const response = await batch(
+      { items: [{ id: 'elastic/elasticsearch' }, { id: 'bad line' }] },
+      'application/x-ndjson',
+    );
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/x-ndjson/);
+    const lines = response.body
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(3);
+    expect(batchResultItemSchema.parse(lines[0])).toMatchObject({ index: 0, ok: true });
+    expect(batchResultItemSchema.parse(lines[1])).toMatchObject({ index: 1, ok: false });
+    expect(batchDoneLineSchema.parse(lines[2])).toEqual({ done: true, succeeded: 1, failed: 1 });
+  });
+
+  it('validates the body', async () => {
+    const empty = await batch({ items: [] });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toBe('❌ Please enter at least one repository.');
+    expect((await batch({})).statusCode).toBe(400);
+  });
+
+  it('without a token, adds what the anonymous quota pays for and says when the rest can continue', async () => {
+    const names = listDoubleRepositories()
+      .filter((repository) => !repository.special)
+      .slice(200, 220)
+      .map((repository) => ({ id: repository.fullName }));
+    const response = await batch({ items: names });
+    const body = response.json();
+    // 60 anonymous requests an hour, up to 4 per repository.
+    expect(body.succeeded).toBeGreaterThanOrEqual(14);
+    expect(body.succeeded).toBeLessThanOrEqual(20);
+    expect(body.failed).toBe(names.length - body.succeeded);
+    const refused = body.results.filter((item: { ok: boolean }) => !item.ok);
+    for (const item of refused)
+      expect(item.error).toMatch(/rate limit is used up. Try again after \d\d:\d\d UTC/);
+    expect(t.github.quota().remaining).toBeGreaterThanOrEqual(0);
+  });
+});

@@ -8,7 +8,7 @@ import { SecretBox } from '../lib/secret-box.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
 import { AuthService } from '../modules/auth/auth.service.ts';
 import { TokenService } from '../modules/auth/tokens.service.ts';
-import { MeService } from '../modules/me/me.service.ts';
+import { MeService, secretContext } from '../modules/me/me.service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -75,6 +75,37 @@ async function auth(app: FastifyInstance, options: AuthPluginOptions) {
     return { id: user.id, is_admin: user.is_admin === 1 };
   });
   if (!options.mailer) app.addHook('onClose', async () => mailer.close());
+  app.addHook('onReady', async () => {
+    const unreadable = await countUnreadableSecrets(app, secretBox);
+    // A different SECRET_KEY than the one that sealed them (a restore without the key file):
+    // members must store their token and webhook again; say so loudly instead of failing later.
+    if (unreadable > 0)
+      app.log.error({ unreadable }, 'stored secrets cannot be decrypted with this SECRET_KEY');
+  });
+}
+
+/** SECURITY.md E1: every stored secret must open with the configured key. */
+async function countUnreadableSecrets(app: FastifyInstance, box: SecretBox): Promise<number> {
+  const rows = await app.db
+    .selectFrom('users')
+    .select(['id', 'github_token_enc', 'slack_webhook_enc'])
+    .where((eb) => eb.or([eb('github_token_enc', 'is not', null), eb('slack_webhook_enc', 'is not', null)]))
+    .execute();
+  let unreadable = 0;
+  for (const row of rows) {
+    for (const [field, sealed] of [
+      ['github_token', row.github_token_enc],
+      ['slack_webhook', row.slack_webhook_enc],
+    ] as const) {
+      if (!sealed) continue;
+      try {
+        box.open(sealed, secretContext(row.id, field));
+      } catch {
+        unreadable += 1;
+      }
+    }
+  }
+  return unreadable;
 }
 
 export default fp(auth, { name: 'auth', dependencies: ['database'] });

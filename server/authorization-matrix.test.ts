@@ -1,0 +1,94 @@
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInUser } from '../test/helpers/auth-factory.ts';
+import { createTestApp, type TestApp } from '../test/helpers/test-app.ts';
+
+/**
+ * SECURITY.md D1: every route of the table × who calls it. Generated from `app.routeAccess`,
+ * so a new route is covered the moment it is registered.
+ */
+let t: TestApp;
+let member: Awaited<ReturnType<typeof signedInUser>>;
+let deactivated: Awaited<ReturnType<typeof signedInUser>>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  member = await signedInUser(t.app);
+  deactivated = await signedInUser(t.app);
+  await t.app.db.updateTable('users').set({ is_active: 0 }).where('id', '=', deactivated.id).execute();
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+function concrete(url: string): string {
+  return url
+    .replace(/:(\w+)/g, (_, name: string) => (name === 'id' ? 'some-owner%2Fsome-repo' : 'x'))
+    .replace(/\*$/, 'x');
+}
+
+const routes = () =>
+  (t?.app.routeAccess ?? []).filter((route) => route.method !== 'HEAD' && !route.url.startsWith('/docs'));
+
+describe('authorization matrix', () => {
+  it('covers the whole API', () => {
+    const urls = routes().map((route) => `${route.method} ${route.url}`);
+    expect(urls).toEqual(
+      expect.arrayContaining([
+        'GET /auth/me',
+        'POST /auth/login',
+        'GET /repositories/',
+        'GET /auth/admin/repositories',
+      ]),
+    );
+  });
+
+  it('anonymous callers get 401 on every user and admin route', async () => {
+    for (const route of routes().filter((candidate) => candidate.access !== 'public')) {
+      const response = await t.app.inject({
+        method: route.method as InjectOptions['method'],
+        url: concrete(route.url),
+        payload: {},
+      });
+      expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
+    }
+  });
+
+  it('members get 403 on every admin route', async () => {
+    for (const route of routes().filter((candidate) => candidate.access === 'admin')) {
+      const response = await t.app.inject({
+        method: route.method as InjectOptions['method'],
+        url: concrete(route.url),
+        headers: member.headers,
+        payload: {},
+      });
+      expect(response.statusCode, `${route.method} ${route.url}`).toBe(403);
+    }
+  });
+
+  it('a deactivated account’s live token opens nothing', async () => {
+    for (const route of routes().filter((candidate) => candidate.access !== 'public')) {
+      const response = await t.app.inject({
+        method: route.method as InjectOptions['method'],
+        url: concrete(route.url),
+        headers: deactivated.headers,
+        payload: {},
+      });
+      expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
+    }
+  });
+
+  it('public routes never ask for a token', async () => {
+    for (const route of routes().filter(
+      (candidate) => candidate.access === 'public' && candidate.url !== '/*',
+    )) {
+      const response = await t.app.inject({
+        method: route.method as InjectOptions['method'],
+        url: concrete(route.url),
+        payload: {},
+      });
+      expect(response.statusCode, `${route.method} ${route.url}`).not.toBe(401);
+    }
+  });
+});

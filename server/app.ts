@@ -1,17 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import packageJson from '../package.json' with { type: 'json' };
 import { BODY_LIMIT_BYTES } from '../shared/constants.ts';
 import type { AppConfig } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
+import backupSchedule from './jobs/backup-schedule.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { resolveGitCommit } from './lib/git-commit.ts';
 import type { Resolver } from './lib/outbound-guard.ts';
+import { responseSerializerCompiler } from './lib/response-serializer.ts';
 import { resolveSecretKey } from './lib/secret-key.ts';
 import type { Mailer } from './mail/mailer.ts';
+import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { backupRoutes } from './modules/backups/backups.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import { reposRoutes } from './modules/repos/repos.routes.ts';
@@ -77,7 +81,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   app.decorate('config', config);
   app.decorate('secretKey', secretKey);
 
@@ -105,6 +109,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   await app.register(authRoutes);
   await app.register(meRoutes);
+  await app.register(adminRoutes);
+  await app.register(backupRoutes);
+  await app.register(backupSchedule);
   await app.register(reposRoutes);
 
   await app.register(webApp, { distDir: options.webDistDir });

@@ -52,6 +52,7 @@ interface GraphqlRepository {
 
 interface GraphqlError {
   type?: string;
+  code?: string;
   path?: (string | number)[];
   message: string;
 }
@@ -118,9 +119,18 @@ export async function fetchRepositoriesWithGraphql(
       const answers = await queryChunk(client, token, chunk);
       for (const [fullName, answer] of answers) results.set(fullName, answer);
       pending.splice(0, chunk.length);
+      // A smaller query got through: grow back towards the full size.
+      size = Math.min(GRAPHQL_BATCH_SIZE, size * 2);
     } catch (error) {
-      if (error instanceof RequestError && (error.status === 502 || error.status === 504) && size > 1) {
+      const timedOut = error instanceof RequestError && (error.status === 502 || error.status === 504);
+      if (timedOut && size > 1) {
         size = Math.max(1, Math.floor(size / 2));
+        continue;
+      }
+      if (timedOut) {
+        // Even alone this repository times out: it fails, the others go on.
+        results.set(chunk[0] ?? '', new GitHubError('unreachable', MESSAGES.unreachable));
+        pending.splice(0, 1);
         continue;
       }
       const failure = toBatchError(error, token);
@@ -152,8 +162,11 @@ async function queryChunk(
   let data: Record<string, GraphqlRepository | null>;
   let errors: GraphqlError[] = [];
   try {
+    // `url` and `request` are options only in the object form; in the (query, variables) form
+    // @octokit/graphql refuses them as variable names.
     data = await limit.run(() =>
-      octokit.graphql<Record<string, GraphqlRepository | null>>(buildBatchQuery(chunk), {
+      octokit.graphql<Record<string, GraphqlRepository | null>>({
+        query: buildBatchQuery(chunk),
         url,
         request: { signal: AbortSignal.timeout(timeoutMs) },
       }),
@@ -163,8 +176,10 @@ async function queryChunk(
     if (!(error instanceof GraphqlResponseError)) throw error;
     data = (error.data ?? {}) as Record<string, GraphqlRepository | null>;
     errors = error.errors as GraphqlError[];
-    if (errors.some((entry) => entry.type === 'RATE_LIMITED')) {
-      throw new GitHubError('rate_limited', rateLimitMessage(undefined, true));
+    if (errors.some(isRateLimitError)) {
+      const reset = Number((error.headers as Record<string, string | undefined>)['x-ratelimit-reset']);
+      const resetAt = Number.isFinite(reset) ? new Date(reset * 1000) : undefined;
+      throw new GitHubError('rate_limited', rateLimitMessage(resetAt, true), resetAt);
     }
   }
   const answers = new Map<string, RepositorySnapshot | GitHubError>();
@@ -183,6 +198,11 @@ async function queryChunk(
     );
   });
   return answers;
+}
+
+/** GitHub has spelled it RATE_LIMITED, RATE_LIMIT and code graphql_rate_limit over time. */
+function isRateLimitError(error: GraphqlError): boolean {
+  return error.type === 'RATE_LIMITED' || error.type === 'RATE_LIMIT' || error.code === 'graphql_rate_limit';
 }
 
 function toBatchError(error: unknown, token: string): GitHubError {

@@ -64,6 +64,10 @@ const COMMANDS: Readonly<Record<string, ControlCommand>> = {
     (double, { retryAfterS, status }) => double.inject.secondaryLimit(retryAfterS, { status }),
   ),
   'POST /_double/faults/hang': command(none, (double) => double.inject.hang()),
+  'POST /_double/faults/graphql-too-large': command(
+    z.object({ maxAliases: z.number().int().min(0) }),
+    (double, { maxAliases }) => double.inject.graphqlTooLarge(maxAliases),
+  ),
   'POST /_double/faults/clear': command(none, (double) => double.inject.clear()),
   'POST /_double/repositories/remove': command(fullName, (double, input) =>
     double.removeRepository(input.fullName),

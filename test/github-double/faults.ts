@@ -22,6 +22,12 @@ export interface FaultInjector {
   secondaryLimit(retryAfterS: number, options?: { status?: 403 | 429 }): void;
   /** Accept requests and never answer them until clear() or close(). */
   hang(): void;
+  /**
+   * GraphQL queries with more than `maxAliases` repository fields answer 502 (GitHub's
+   * time-out answer for queries too heavy to finish in 10 s), not charged, until clear().
+   * Smaller queries are answered normally, so a client that halves its batch recovers.
+   */
+  graphqlTooLarge(maxAliases: number): void;
   /** Remove every injected fault; hung requests are answered now. */
   clear(): void;
 }
@@ -44,6 +50,8 @@ export class FaultState {
   primaryLimit: PrimaryLimitFault | undefined;
   secondaryLimit: SecondaryLimitFault | undefined;
   hanging = false;
+  /** GraphQL queries with more repository fields than this answer 502; undefined: no limit. */
+  graphqlMaxAliases: number | undefined;
   readonly #defaultLatencyMs: number;
 
   constructor(defaultLatencyMs: number) {
@@ -88,5 +96,6 @@ export class FaultState {
     this.primaryLimit = undefined;
     this.secondaryLimit = undefined;
     this.hanging = false;
+    this.graphqlMaxAliases = undefined;
   }
 }

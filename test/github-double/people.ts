@@ -135,6 +135,14 @@ export function personAccount(seed: string): DoubleAccount {
   };
 }
 
+/**
+ * The account behind an access token: GraphQL's `viewer`, and the user ID in rate-limit
+ * messages. Any token string works; the same token is always the same person.
+ */
+export function tokenOwnerAccount(token: string): DoubleAccount {
+  return personAccount(`token:${token}`);
+}
+
 /** Someone whose commits link to no GitHub account. */
 export function anonymousIdentity(seed: string): GitIdentity {
   const [firstDisplay, firstAscii] = hashPick(`${seed}:first`, FIRST_NAMES);

@@ -3,8 +3,8 @@ import type { RateLimitValues } from './shapes.ts';
 /**
  * Hourly request budgets per caller and resource, as GitHub keeps them: anonymous callers share
  * one budget per double (GitHub: per IP), each token has its own. A window starts at the first
- * request and refills an hour later. Resources are separate so a GraphQL endpoint can use
- * 'graphql' without touching 'core'.
+ * request and refills an hour later. Resources are separate: GraphQL spends points of 'graphql'
+ * and never touches 'core'.
  */
 
 export type RateResource = 'core' | 'graphql' | 'search';
@@ -50,10 +50,15 @@ export class QuotaLedger {
     };
   }
 
-  /** Spends one request; returns the values after spending. */
-  charge(caller: Caller, resource: RateResource = 'core'): RateLimitValues {
+  /**
+   * Spends `points` (one REST request, or a GraphQL query's cost); returns the values after
+   * spending. Callers check `remaining > 0` first. A GraphQL query admitted with fewer points
+   * left than it costs still runs and may take `used` past the limit, as GitHub's /rate_limit
+   * shows (`remaining` stays at 0).
+   */
+  charge(caller: Caller, resource: RateResource = 'core', points = 1): RateLimitValues {
     const bucket = this.#bucket(caller, resource);
-    bucket.used = Math.min(bucket.limit, bucket.used + 1);
+    bucket.used += points;
     return this.peek(caller, resource);
   }
 

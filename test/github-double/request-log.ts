@@ -17,6 +17,11 @@ export interface RecordedRequest {
   /** Whether it cost quota (a 304 with a token, /rate_limit and rejected requests don't). */
   counted: boolean;
   at: number;
+  /**
+   * GraphQL only, once the query parsed: how many top-level `repository` fields (the app's
+   * r0…rN aliases) it asked for, so tests can check batch sizes.
+   */
+  aliases?: number;
 }
 
 export interface RequestCounts {

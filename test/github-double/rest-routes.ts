@@ -1,4 +1,5 @@
 import type { DoubleRepository } from './catalogue.ts';
+import type { FaultState } from './faults.ts';
 import { contributorTotal, listCommits, listContributors, resolveCommitRef } from './history.ts';
 import { linkHeader, parsePageRequest } from './pagination.ts';
 import type { Caller, RateResource } from './quota.ts';
@@ -15,8 +16,9 @@ import {
 } from './shapes.ts';
 
 /**
- * The REST routes the app uses, as a table the server walks in order. A future `POST /graphql`
- * is one more entry (with `resource: 'graphql'` and `request.readBody()`).
+ * The routes the app uses, as a table the server walks in order: the REST endpoints and
+ * GitHub's GraphQL endpoint (graphql-endpoint.ts), which is imported on its first request so
+ * that doubles serving only REST never load graphql or GitHub's schema.
  */
 
 export interface RouteContext {
@@ -25,9 +27,16 @@ export interface RouteContext {
   caller: Caller;
   baseUrl: string;
   directory: RepositoryDirectory;
-  /** Core quota as it stands before this request is charged (for /rate_limit). */
-  coreQuota: () => RateLimitValues;
+  /**
+   * A resource's quota as it stands before this request is charged (for /rate_limit and
+   * GraphQL's `rateLimit`); remaining 0 while an injected primary limit is on.
+   */
+  quota: (resource: RateResource) => RateLimitValues;
+  /** Injected faults, read-only here (GraphQL's too-large queries). */
+  faults: Readonly<FaultState>;
   nowMs: number;
+  /** This answer's x-github-request-id (GitHub quotes it in some error messages). */
+  requestId: string;
   readBody: () => Promise<string>;
 }
 
@@ -40,6 +49,15 @@ export interface RouteResult {
   conditional?: boolean;
   /** ISO date sent as Last-Modified. */
   lastModified?: string;
+  /** Quota points the answer costs when counted: 1 by default (REST), a GraphQL query's cost, 0 free. */
+  points?: number;
+  /**
+   * x-ratelimit-* values to send instead of the ledger's (GraphQL without a token has no
+   * budget); null: send none (GitHub's GraphQL time-out answer).
+   */
+  rateLimit?: RateLimitValues | null;
+  /** GraphQL: repository fields in the query, recorded in the request log. */
+  aliases?: number;
 }
 
 export interface DoubleRoute {
@@ -49,6 +67,11 @@ export interface DoubleRoute {
   pattern: RegExp;
   /** Quota the route spends; null: free and never rate limited (GET /rate_limit). */
   resource: RateResource | null;
+  /**
+   * The route refuses over-limit requests itself (GraphQL: 200 RATE_LIMITED once the query's
+   * cost is known); the server still applies secondary limits before it.
+   */
+  ownPrimaryLimit?: boolean;
   handle(context: RouteContext): RouteResult | Promise<RouteResult>;
 }
 
@@ -65,11 +88,24 @@ export const REST_ROUTES: readonly DoubleRoute[] = [
     handle: (context) => ({
       status: 200,
       body: restRateLimit(
-        context.coreQuota(),
-        context.caller.kind === 'token',
+        context.quota('core'),
+        context.caller.kind === 'token' ? context.quota('graphql') : null,
         Math.floor(context.nowMs / 1000),
       ),
     }),
+  },
+  {
+    method: 'POST',
+    // GitHub Enterprise Server serves it under /api/graphql; both count as 'POST /graphql'.
+    template: '/graphql',
+    pattern: /^(?:\/api)?\/graphql\/?$/,
+    resource: 'graphql',
+    ownPrimaryLimit: true,
+    handle: async (context) => {
+      const body = await context.readBody();
+      const { answerGraphql } = await import('./graphql-endpoint.ts');
+      return answerGraphql(context, body);
+    },
   },
   byName('repository', '/repos/{owner}/{repo}', new RegExp(`^/repos/${NAME}/?$`)),
   byName('commits', '/repos/{owner}/{repo}/commits', new RegExp(`^/repos/${NAME}/commits/?$`)),

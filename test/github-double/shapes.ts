@@ -234,8 +234,16 @@ export interface RateLimitValues {
   reset: number;
 }
 
-/** `GET /rate_limit`: resources with GitHub's default limits, `core` (and `rate`) from the ledger. */
-export function restRateLimit(core: RateLimitValues, authenticated: boolean, nowS: number): JsonObject {
+/**
+ * `GET /rate_limit`: resources with GitHub's default limits; `core` (and `rate`) and `graphql`
+ * from the ledger. `graphql` is null for anonymous callers, who have no GraphQL budget.
+ */
+export function restRateLimit(
+  core: RateLimitValues,
+  graphql: RateLimitValues | null,
+  nowS: number,
+): JsonObject {
+  const authenticated = graphql !== null;
   const fresh = (limit: number, windowS: number) => ({
     limit,
     used: 0,
@@ -246,7 +254,7 @@ export function restRateLimit(core: RateLimitValues, authenticated: boolean, now
     resources: {
       core: { ...core },
       // Anonymous callers have no GraphQL quota: GitHub answers 401 there.
-      graphql: fresh(authenticated ? 5000 : 0, 3600),
+      graphql: graphql ? { ...graphql } : fresh(0, 3600),
       integration_manifest: fresh(5000, 3600),
       search: fresh(authenticated ? 30 : 10, 60),
       code_search: fresh(authenticated ? 10 : 0, 60),

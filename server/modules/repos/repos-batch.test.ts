@@ -97,3 +97,82 @@ describe('POST /repositories/batch', () => {
     expect(t.github.quota().remaining).toBeGreaterThanOrEqual(0);
   });
 });
+
+describe('POST /repositories/batch with a token (GraphQL)', () => {
+  const TOKEN = 'ghp_batchImporterToken0001';
+  let importer: Awaited<ReturnType<typeof signedInUser>>;
+  const names = (from: number, count: number) =>
+    listDoubleRepositories()
+      .filter((repository) => !repository.special)
+      .slice(from, from + count)
+      .map((repository) => repository.fullName);
+
+  beforeAll(async () => {
+    importer = await signedInUser(t.app);
+    await t.app.inject({
+      method: 'PUT',
+      url: '/auth/me/github-token',
+      headers: importer.headers,
+      payload: { token: TOKEN },
+    });
+  });
+
+  const importBatch = (items: object[]) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/repositories/batch',
+      headers: importer.headers,
+      payload: { items },
+    });
+
+  it('reads 100 lines with at most 4 GraphQL requests plus one contributor call each, values equal to REST', async () => {
+    const fullNames = names(1000, 100);
+    const response = await importBatch(fullNames.map((id) => ({ id })));
+    expect(response.json()).toMatchObject({ succeeded: 100, failed: 0 });
+    expect(t.github.counts.get('POST /graphql')).toBeLessThanOrEqual(4);
+    expect(t.github.counts.get('GET /repos/{owner}/{repo}/contributors')).toBe(100);
+    expect(t.github.counts.get('GET /repos/{owner}/{repo}')).toBe(0);
+
+    const sample = response.json().results[7].repository;
+    const expected = t.github.getRepository(sample.id);
+    expect(sample).toMatchObject({
+      stars: expected?.stars,
+      forks: expected?.forks,
+      issues: expected?.openIssuesCount,
+      commits: expected?.commitCount,
+      contributors: expected?.contributorCount,
+      last_commit: expected?.lastCommitAt,
+    });
+  });
+
+  it('fails only the missing lines of a partial answer', async () => {
+    const [first, second] = names(1200, 2);
+    const response = await importBatch([
+      { id: first },
+      { id: 'nobody-here/missing-repository' },
+      { id: second },
+    ]);
+    const body = response.json();
+    expect(body).toMatchObject({ succeeded: 2, failed: 1 });
+    expect(body.results[1].error).toMatch(/was not found on GitHub/);
+  });
+
+  it('halves the query when GitHub times out on a large one', async () => {
+    t.github.inject.graphqlTooLarge(10);
+    const response = await importBatch(names(1300, 30).map((id) => ({ id })));
+    expect(response.json()).toMatchObject({ succeeded: 30, failed: 0 });
+    expect(
+      t.github.requests
+        .filter((request) => request.key === 'POST /graphql' && request.status === 200)
+        .every((request) => (request.aliases ?? 0) <= 10),
+    ).toBe(true);
+  });
+
+  it('says when the GraphQL quota is spent', async () => {
+    t.github.inject.rateLimit({ resource: 'graphql', untilEpochS: Math.floor(Date.now() / 1000) + 600 });
+    const response = await importBatch(names(1400, 3).map((id) => ({ id })));
+    const body = response.json();
+    expect(body.failed).toBe(3);
+    expect(body.results[0].error).toMatch(/rate limit is used up/);
+  });
+});

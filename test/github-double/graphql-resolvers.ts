@@ -1,0 +1,441 @@
+import type { GraphQLFieldResolver, GraphQLResolveInfo, GraphQLTypeResolver } from 'graphql';
+import type { DoubleRepository } from './catalogue.ts';
+import { commitByNumber, type DoubleCommit, type GitSignature, listCommits } from './history.ts';
+import type { DoubleLicense } from './licenses.ts';
+import { type DoubleAccount, tokenOwnerAccount } from './people.ts';
+import type { Caller } from './quota.ts';
+import type { RepositoryDirectory } from './repository-directory.ts';
+import { type JsonObject, legacyNodeId } from './shapes.ts';
+
+/**
+ * Resolvers for GitHub's GraphQL schema over the double's data, so GraphQL and REST answer the
+ * same numbers: `stargazerCount` = `stargazers_count`, `issues(states: OPEN)` +
+ * `pullRequests(states: OPEN)` = `open_issues_count`, `history.totalCount` = the commit count
+ * REST's Link header gives, `history` nodes = the commits REST lists (`oid` = `sha`,
+ * `committedDate` = `commit.committer.date`), `databaseId` = `id`, `id` = `node_id`.
+ *
+ * Only the fields in the tables below resolve. Any other field of the schema validates but
+ * answers null with an error naming it, rather than a made-up value: add it here when the app
+ * starts asking for it.
+ */
+
+export interface GraphqlContext {
+  directory: RepositoryDirectory;
+  caller: Caller;
+  /** `rateLimit { … }`: the ledger after this query is charged. */
+  rateLimit: {
+    cost: number;
+    nodeCount: number;
+    limit: number;
+    remaining: number;
+    used: number;
+    resetAt: string;
+  };
+}
+
+/** A field error in GitHub's shape: `type` (NOT_FOUND, …) next to path, locations and message. */
+export class GitHubGraphqlError extends Error {
+  readonly type: string | undefined;
+  readonly extensions: JsonObject | undefined;
+
+  constructor(message: string, options: { type?: string; extensions?: JsonObject } = {}) {
+    super(message);
+    this.type = options.type;
+    this.extensions = options.extensions;
+  }
+}
+
+type Args = Readonly<Record<string, unknown>>;
+type FieldResolver<S> = (source: S, args: Args, context: GraphqlContext, info: GraphQLResolveInfo) => unknown;
+type Fields = Readonly<Record<string, FieldResolver<unknown>>>;
+
+/** Types a resolver table by its source model; the tables are looked up by type name. */
+function fields<S>(table: Readonly<Record<string, FieldResolver<S>>>): Fields {
+  return table as Fields;
+}
+
+const WEB_URL = 'https://github.com';
+
+// --- Source models: what a resolver hands to the fields of the type below it -----------------
+
+interface RepositoryModel {
+  __typename: 'Repository';
+  repo: DoubleRepository;
+}
+interface AccountModel {
+  __typename: 'User' | 'Organization' | 'Bot';
+  account: DoubleAccount;
+}
+interface RefModel {
+  __typename: 'Ref';
+  repo: DoubleRepository;
+}
+interface CommitModel {
+  __typename: 'Commit';
+  repo: DoubleRepository;
+  commit: DoubleCommit;
+}
+interface GitActorModel {
+  signature: GitSignature;
+  /** The account the e-mail links to; GitActor.user is null unless it is a User (bots aren't). */
+  account: DoubleAccount | null;
+}
+interface TopicModel {
+  repo: DoubleRepository;
+  name: string;
+}
+/** Any `…Connection`: the window [start, end) of `totalCount` items the arguments select. */
+interface ConnectionModel {
+  totalCount: number;
+  start: number;
+  end: number;
+  /** undefined: the double only counts these (`nodes`/`edges` answer an error). */
+  items: ((offset: number, limit: number) => unknown[]) | undefined;
+  cursor: (index: number) => string;
+}
+
+const repositoryModel = (repo: DoubleRepository): RepositoryModel => ({ __typename: 'Repository', repo });
+const accountModel = (account: DoubleAccount): AccountModel => ({ __typename: account.type, account });
+const commitModel = (repo: DoubleRepository, commit: DoubleCommit): CommitModel => ({
+  __typename: 'Commit',
+  repo,
+  commit,
+});
+
+// --- Resolver tables ---------------------------------------------------------------------------
+
+const QUERY = fields<unknown>({
+  repository: (_source, args, context) => {
+    const owner = String(args.owner);
+    const name = String(args.name);
+    const resolution = context.directory.resolveName(`${owner}/${name}`, context.caller);
+    // GitHub's GraphQL follows renames and transfers unless told not to; REST answers 301.
+    if (resolution.kind === 'found' || (resolution.kind === 'moved' && args.followRenames !== false)) {
+      return repositoryModel(resolution.repo);
+    }
+    // Missing, deleted, or private without access: GitHub can't tell them apart either.
+    throw new GitHubGraphqlError(`Could not resolve to a Repository with the name '${owner}/${name}'.`, {
+      type: 'NOT_FOUND',
+    });
+  },
+  rateLimit: (_source, args, context, info) => {
+    if (args.dryRun === true) {
+      unsupported(info, 'with dryRun: true');
+    }
+    return context.rateLimit;
+  },
+  viewer: (_source, _args, context) => {
+    if (context.caller.kind !== 'token') {
+      throw new GitHubGraphqlError('This endpoint requires you to be authenticated.');
+    }
+    return accountModel(tokenOwnerAccount(context.caller.token));
+  },
+});
+
+const REPOSITORY = fields<RepositoryModel>({
+  id: ({ repo }) => legacyNodeId('Repository', repo.id),
+  databaseId: ({ repo }) => repo.id,
+  name: ({ repo }) => repo.name,
+  nameWithOwner: ({ repo }) => repo.fullName,
+  owner: ({ repo }) => accountModel(repo.owner),
+  description: ({ repo }) => repo.description,
+  url: ({ repo }) => `${WEB_URL}/${repo.fullName}`,
+  resourcePath: ({ repo }) => `/${repo.fullName}`,
+  sshUrl: ({ repo }) => `git@github.com:${repo.fullName}.git`,
+  homepageUrl: ({ repo }) => repo.homepage,
+  createdAt: ({ repo }) => repo.createdAt,
+  updatedAt: ({ repo }) => repo.updatedAt,
+  pushedAt: ({ repo }) => repo.pushedAt,
+  diskUsage: ({ repo }) => repo.sizeKb,
+  isPrivate: ({ repo }) => repo.isPrivate,
+  visibility: ({ repo }) => (repo.isPrivate ? 'PRIVATE' : 'PUBLIC'),
+  isArchived: ({ repo }) => repo.archived,
+  isEmpty: ({ repo }) => repo.isEmpty,
+  isFork: () => false,
+  isTemplate: () => false,
+  isMirror: () => false,
+  isDisabled: () => false,
+  isLocked: () => false,
+  hasIssuesEnabled: () => true,
+  hasWikiEnabled: ({ repo }) => !repo.isEmpty,
+  hasDiscussionsEnabled: ({ repo }) => repo.stars > 5_000,
+  primaryLanguage: ({ repo }) => (repo.language ? { name: repo.language } : null),
+  licenseInfo: ({ repo }) => repo.license,
+  repositoryTopics: ({ repo }, args) =>
+    connection(repo.topics.length, args, (offset, limit) =>
+      repo.topics.slice(offset, offset + limit).map((name): TopicModel => ({ repo, name })),
+    ),
+  stargazerCount: ({ repo }) => repo.stars,
+  forkCount: ({ repo }) => repo.forks,
+  stargazers: ({ repo }, args, _context, info) => countOnly(info, args, [], repo.stars),
+  forks: ({ repo }, args, _context, info) => countOnly(info, args, [], repo.forks),
+  watchers: ({ repo }, args, _context, info) => countOnly(info, args, [], repo.subscribers),
+  issues: ({ repo }, args, _context, info) => openOnly(info, args, repo.openIssues),
+  pullRequests: ({ repo }, args, _context, info) => openOnly(info, args, repo.openPullRequests),
+  defaultBranchRef: ({ repo }): RefModel | null => (repo.isEmpty ? null : { __typename: 'Ref', repo }),
+  ref: ({ repo }, args): RefModel | null => {
+    const wanted = String(args.qualifiedName);
+    const branch = repo.defaultBranch;
+    return !repo.isEmpty && (wanted === branch || wanted === `refs/heads/${branch}`)
+      ? { __typename: 'Ref', repo }
+      : null;
+  },
+});
+
+const REF = fields<RefModel>({
+  id: ({ repo }) => legacyNodeId('Ref', `${repo.id}:refs/heads/${repo.defaultBranch}`),
+  name: ({ repo }) => repo.defaultBranch,
+  prefix: () => 'refs/heads/',
+  repository: ({ repo }) => repositoryModel(repo),
+  target: ({ repo }) => commitModel(repo, commitByNumber(repo, repo.commitCount)),
+});
+
+const COMMIT = fields<CommitModel>({
+  id: ({ repo, commit }) => legacyNodeId('Commit', `${repo.id}:${commit.sha}`),
+  oid: ({ commit }) => commit.sha,
+  abbreviatedOid: ({ commit }) => commit.sha.slice(0, 7),
+  message: ({ commit }) => commit.message,
+  messageHeadline: ({ commit }) => commit.message.split('\n')[0] ?? '',
+  messageBody: ({ commit }) => commit.message.split('\n').slice(1).join('\n').replace(/^\n+/, ''),
+  committedDate: ({ commit }) => commit.committer.date,
+  authoredDate: ({ commit }) => commit.author.date,
+  author: ({ commit }): GitActorModel => ({ signature: commit.author, account: commit.authorAccount }),
+  committer: ({ commit }): GitActorModel => ({
+    signature: commit.committer,
+    account: commit.committerAccount,
+  }),
+  url: ({ repo, commit }) => `${WEB_URL}/${repo.fullName}/commit/${commit.sha}`,
+  commitUrl: ({ repo, commit }) => `${WEB_URL}/${repo.fullName}/commit/${commit.sha}`,
+  resourcePath: ({ repo, commit }) => `/${repo.fullName}/commit/${commit.sha}`,
+  repository: ({ repo }) => repositoryModel(repo),
+  parents: ({ commit }, args, _context, info) => countOnly(info, args, [], commit.parentShas.length),
+  history: ({ repo, commit }, args, _context, info) => {
+    for (const filter of ['path', 'author', 'since', 'until']) {
+      if (args[filter] !== undefined) {
+        unsupported(info, `with ${filter}`);
+      }
+    }
+    // GitHub's history cursors are "<sha of the starting commit> <index>".
+    return connection(
+      commit.number,
+      args,
+      (offset, limit) =>
+        listCommits(repo, { fromNumber: commit.number, offset, limit }).map((item) =>
+          commitModel(repo, item),
+        ),
+      (index) => `${commit.sha} ${index}`,
+      (cursor) => /^[0-9a-f]{40} (\d+)$/.exec(cursor)?.[1],
+    );
+  },
+});
+
+const GIT_ACTOR = fields<GitActorModel>({
+  name: ({ signature }) => signature.name,
+  email: ({ signature }) => signature.email,
+  date: ({ signature }) => signature.date,
+  user: ({ account }) => (account?.type === 'User' ? accountModel(account) : null),
+  avatarUrl: ({ signature, account }, args) =>
+    account
+      ? avatarUrl(account, args)
+      : `https://avatars.githubusercontent.com/u/e?email=${encodeURIComponent(signature.email)}${sizeParameter(args, '&')}`,
+});
+
+const ACCOUNT = fields<AccountModel>({
+  id: ({ __typename, account }) => legacyNodeId(__typename, account.id),
+  databaseId: ({ account }) => account.id,
+  login: ({ account }) => account.login,
+  name: ({ account }) => account.displayName,
+  url: ({ account }) => accountUrl(account),
+  resourcePath: ({ account }) => new URL(accountUrl(account)).pathname,
+  avatarUrl: ({ account }, args) => avatarUrl(account, args),
+});
+
+const LICENSE = fields<DoubleLicense>({
+  id: (license) => license.nodeId,
+  key: (license) => license.key,
+  name: (license) => license.name,
+  spdxId: (license) => license.spdxId,
+  url: (license) => (license.hasUrl ? `http://choosealicense.com/licenses/${license.key}/` : null),
+  pseudoLicense: (license) => license.key === 'other',
+});
+
+const LANGUAGE = fields<{ name: string }>({
+  name: (language) => language.name,
+});
+
+const REPOSITORY_TOPIC = fields<TopicModel>({
+  id: ({ repo, name }) => legacyNodeId('RepositoryTopic', `${repo.id}:${name}`),
+  topic: ({ name }) => ({ name }),
+  url: ({ name }) => `${WEB_URL}/topics/${name}`,
+  resourcePath: ({ name }) => `/topics/${name}`,
+});
+
+const TOPIC = fields<{ name: string }>({
+  id: ({ name }) => legacyNodeId('Topic', name),
+  name: ({ name }) => name,
+});
+
+const RATE_LIMIT = fields<GraphqlContext['rateLimit']>({
+  cost: (values) => values.cost,
+  limit: (values) => values.limit,
+  nodeCount: (values) => values.nodeCount,
+  remaining: (values) => values.remaining,
+  resetAt: (values) => values.resetAt,
+  used: (values) => values.used,
+});
+
+const CONNECTION = fields<ConnectionModel>({
+  totalCount: (connection) => connection.totalCount,
+  nodes: (connection, _args, _context, info) => itemsOf(connection, info),
+  edges: (connection, _args, _context, info) =>
+    itemsOf(connection, info).map((node, index) => ({
+      cursor: connection.cursor(connection.start + index),
+      node,
+    })),
+  pageInfo: (connection) => connection,
+});
+
+const EDGE = fields<{ cursor: string; node: unknown }>({
+  cursor: (edge) => edge.cursor,
+  node: (edge) => edge.node,
+});
+
+const PAGE_INFO = fields<ConnectionModel>({
+  hasNextPage: (connection) => connection.end < connection.totalCount,
+  hasPreviousPage: (connection) => connection.start > 0,
+  startCursor: (connection) =>
+    connection.end > connection.start ? connection.cursor(connection.start) : null,
+  endCursor: (connection) =>
+    connection.end > connection.start ? connection.cursor(connection.end - 1) : null,
+});
+
+const TYPES: Readonly<Record<string, Fields>> = {
+  Query: QUERY,
+  Repository: REPOSITORY,
+  Ref: REF,
+  Commit: COMMIT,
+  GitActor: GIT_ACTOR,
+  User: ACCOUNT,
+  Organization: ACCOUNT,
+  Bot: ACCOUNT,
+  License: LICENSE,
+  Language: LANGUAGE,
+  RepositoryTopic: REPOSITORY_TOPIC,
+  Topic: TOPIC,
+  RateLimit: RATE_LIMIT,
+  PageInfo: PAGE_INFO,
+};
+
+export const fieldResolver: GraphQLFieldResolver<unknown, GraphqlContext> = (source, args, context, info) => {
+  const typeName = info.parentType.name;
+  const table =
+    TYPES[typeName] ??
+    (typeName.endsWith('Connection') ? CONNECTION : typeName.endsWith('Edge') ? EDGE : undefined);
+  const resolve = table?.[info.fieldName];
+  if (!resolve) {
+    unsupported(info);
+  }
+  return resolve(source, args, context, info);
+};
+
+/** Interfaces and unions (GitObject, RepositoryOwner, Actor…): the model names its type. */
+export const typeResolver: GraphQLTypeResolver<unknown, GraphqlContext> = (value) =>
+  typeof value === 'object' && value !== null && '__typename' in value && typeof value.__typename === 'string'
+    ? value.__typename
+    : undefined;
+
+// --- Helpers -----------------------------------------------------------------------------------
+
+function unsupported(info: GraphQLResolveInfo, detail?: string): never {
+  const field = `${info.parentType.name}.${info.fieldName}${detail ? ` ${detail}` : ''}`;
+  throw new GitHubGraphqlError(
+    `The GitHub double does not resolve ${field}; add it to test/github-double/graphql-resolvers.ts.`,
+    { extensions: { code: 'undefinedInDouble', typeName: info.parentType.name, fieldName: info.fieldName } },
+  );
+}
+
+/** A connection the double can only count: pagination arguments and `allowed` ones, no items. */
+function countOnly(
+  info: GraphQLResolveInfo,
+  args: Args,
+  allowed: readonly string[],
+  totalCount: number,
+): ConnectionModel {
+  for (const [name, value] of Object.entries(args)) {
+    if (value !== undefined && !PAGE_ARGUMENTS.includes(name) && !allowed.includes(name)) {
+      unsupported(info, `with ${name}`);
+    }
+  }
+  return connection(totalCount, args, undefined);
+}
+
+const PAGE_ARGUMENTS = ['first', 'last', 'after', 'before'];
+
+/** issues / pullRequests: the double knows how many are open, nothing else. */
+function openOnly(info: GraphQLResolveInfo, args: Args, openCount: number): ConnectionModel {
+  const states = Array.isArray(args.states) ? args.states : [];
+  if (states.length === 0 || states.some((state) => state !== 'OPEN')) {
+    unsupported(info, 'without states: OPEN');
+  }
+  return countOnly(info, args, ['states', 'orderBy'], openCount);
+}
+
+function connection(
+  totalCount: number,
+  args: Args,
+  items: ConnectionModel['items'],
+  cursor: (index: number) => string = opaqueCursor,
+  indexOf: (cursor: string) => string | undefined = (value) =>
+    /^cursor:v2:(\d+)$/.exec(Buffer.from(value, 'base64').toString('utf8'))?.[1],
+): ConnectionModel {
+  const decode = (value: unknown): number => {
+    const index = typeof value === 'string' ? indexOf(value) : undefined;
+    if (index === undefined) {
+      throw new GitHubGraphqlError(`\`${String(value)}\` does not appear to be a valid cursor.`, {
+        type: 'INVALID_CURSOR_ARGUMENTS',
+      });
+    }
+    return Number(index);
+  };
+  let start = 0;
+  let end = totalCount;
+  if (args.after != null) {
+    start = decode(args.after) + 1;
+  }
+  if (args.before != null) {
+    end = Math.min(end, decode(args.before));
+  }
+  if (typeof args.first === 'number') {
+    end = Math.min(end, start + Math.max(0, args.first));
+  }
+  if (typeof args.last === 'number') {
+    start = Math.max(start, end - Math.max(0, args.last));
+  }
+  start = Math.min(start, end);
+  return { totalCount, start, end, items, cursor };
+}
+
+function opaqueCursor(index: number): string {
+  return Buffer.from(`cursor:v2:${index}`).toString('base64');
+}
+
+function itemsOf(connection: ConnectionModel, info: GraphQLResolveInfo): unknown[] {
+  if (!connection.items) {
+    unsupported(info, '(the double only counts these)');
+  }
+  return connection.items(connection.start, connection.end - connection.start);
+}
+
+function accountUrl(account: DoubleAccount): string {
+  return account.type === 'Bot'
+    ? `${WEB_URL}/apps/${account.login.replace('[bot]', '')}`
+    : `${WEB_URL}/${account.login}`;
+}
+
+function avatarUrl(account: DoubleAccount, args: Args): string {
+  return `https://avatars.githubusercontent.com/u/${account.id}?v=4${sizeParameter(args, '&')}`;
+}
+
+function sizeParameter(args: Args, separator: string): string {
+  return typeof args.size === 'number' ? `${separator}s=${args.size}` : '';
+}

@@ -1,3 +1,4 @@
+import { Cron } from 'croner';
 import { z } from 'zod';
 
 /**
@@ -54,6 +55,14 @@ export const configSchema = z
     REDIS_URL: urlWithProtocols(['redis:', 'rediss:'], 'must be redis://host:port').optional(),
     BACKUP_DIR: z.string().min(1).optional(),
     BACKUP_SCHEDULE: z.string().min(1).default('0 3 * * *'),
+    SYNC_SCHEDULE: z
+      .string()
+      .min(1)
+      .default('17 * * * *')
+      .refine(
+        (value) => value.trim().toLowerCase() === 'off' || isCronPattern(value),
+        'must be a cron pattern (e.g. "17 * * * *") or off',
+      ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     GIT_COMMIT: z.string().min(1).optional(),
   })
@@ -79,6 +88,7 @@ export const configSchema = z
       redisUrl: env.REDIS_URL,
       backupDir: env.BACKUP_DIR ?? `${env.DATA_DIR.replace(/\/+$/, '')}/backups`,
       backupSchedule: env.BACKUP_SCHEDULE,
+      syncSchedule: env.SYNC_SCHEDULE,
       logLevel: env.LOG_LEVEL,
       gitCommit: env.GIT_COMMIT,
     };
@@ -86,6 +96,15 @@ export const configSchema = z
 
 export type AppConfig = z.output<typeof configSchema>;
 type ConfigInput = z.input<typeof configSchema>;
+
+function isCronPattern(value: string): boolean {
+  try {
+    new Cron(value.trim(), { paused: true }).stop();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function isDatabaseUrl(value: string): boolean {
   if (value.startsWith('sqlite:')) return value.length > 'sqlite:'.length;

@@ -89,6 +89,14 @@ export class GitHubClient {
     return personalToken || this.#options.serverToken || null;
   }
 
+  /**
+   * Whether `cost` more requests leave at least `1 - budget` of the token's hourly quota for
+   * people: background work never spends what members need. Unknown quota: yes.
+   */
+  canSpend(token: string | null, cost: number, budget: number): boolean {
+    return this.quotaBook.leaves(token, cost, budget);
+  }
+
   get hasServerToken(): boolean {
     return Boolean(this.#options.serverToken);
   }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 
 export interface QuotaState {
   remaining: number;
+  limit: number;
   resetAt: Date;
 }
 
@@ -19,6 +20,7 @@ export class QuotaBook {
 
   record(token: string | null, headers: Record<string, string | number | undefined>): void {
     const remaining = Number(headers['x-ratelimit-remaining']);
+    const limit = Number(headers['x-ratelimit-limit']);
     const reset = Number(headers['x-ratelimit-reset']);
     // GitHub Enterprise may run without rate limits: no headers, nothing to record.
     if (
@@ -27,11 +29,23 @@ export class QuotaBook {
       headers['x-ratelimit-resource'] === 'graphql'
     )
       return;
-    this.#states.set(QuotaBook.keyOf(token), { remaining, resetAt: new Date(reset * 1000) });
+    this.#states.set(QuotaBook.keyOf(token), {
+      remaining,
+      limit: Number.isFinite(limit) ? limit : remaining,
+      resetAt: new Date(reset * 1000),
+    });
   }
 
   markExhausted(token: string | null, resetAt: Date): void {
-    this.#states.set(QuotaBook.keyOf(token), { remaining: 0, resetAt });
+    const known = this.#states.get(QuotaBook.keyOf(token));
+    this.#states.set(QuotaBook.keyOf(token), { remaining: 0, limit: known?.limit ?? 0, resetAt });
+  }
+
+  /** Whether spending `cost` leaves at least `1 - budget` of the limit (true when unknown or reset). */
+  leaves(token: string | null, cost: number, budget: number, now = new Date()): boolean {
+    const state = this.#states.get(QuotaBook.keyOf(token));
+    if (!state || state.resetAt <= now) return true;
+    return state.remaining - cost >= state.limit * (1 - budget);
   }
 
   /** The reset time when fewer than `needed` requests are left before it, else null. */

@@ -1,3 +1,4 @@
+import type { BuildOptions } from '../../server/app.ts';
 import { type GitHubDouble, startGitHubDouble } from '../github-double/index.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 
@@ -8,11 +9,12 @@ import { createTestApp, type TestApp } from './test-app.ts';
 export async function createReposTestApp(
   env: Record<string, string> = {},
   doubleOptions: Parameters<typeof startGitHubDouble>[0] = {},
+  buildOptions: BuildOptions = {},
 ): Promise<TestApp & { github: GitHubDouble }> {
   const github = await startGitHubDouble(doubleOptions);
   const t = await createTestApp(
     { GITHUB_API_URL: github.url, WEBHOOK_ALLOWED_HOSTS: 'hooks.slack.com,127.0.0.1', ...env },
-    { resolve: async () => ['34.235.1.2'], githubTimeoutMs: 1500 },
+    { resolve: async () => ['34.235.1.2'], githubTimeoutMs: 1500, ...buildOptions },
   );
   return {
     ...t,

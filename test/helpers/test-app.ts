@@ -28,6 +28,9 @@ export async function createTestApp(
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     SECRET_KEY: 'test-secret-key-0123456789abcdef0123456789abcdef',
+    // Schedules would fire mid-suite at :17 or 03:00; tests call the jobs' functions directly.
+    SYNC_SCHEDULE: 'off',
+    BACKUP_SCHEDULE: 'off',
     ...env,
   });
   let app: FastifyInstance;

@@ -89,6 +89,33 @@ export async function findRepositoryWithCounts(db: Db, id: number): Promise<Repo
   return row ? normalizeCounts(row) : undefined;
 }
 
+/** Repositories due for the scheduled refresh: never synced or not since `cutoff`, oldest first. */
+export async function listStaleRepositories(db: Db, cutoff: string): Promise<RepositoryRow[]> {
+  return db
+    .selectFrom('repositories')
+    .selectAll()
+    .where('gone', '=', 0)
+    .where((eb) => eb.or([eb('last_synced', 'is', null), eb('last_synced', '<', cutoff)]))
+    .orderBy('last_synced')
+    .orderBy('id')
+    .execute();
+}
+
+/** Members who proved access to a repository, the one named first. */
+export async function listAccessHolders(
+  db: Db,
+  repositoryId: number,
+  first: number | null,
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('repository_access')
+    .select('user_id')
+    .where('repository_id', '=', repositoryId)
+    .execute();
+  const ids = rows.map((row) => row.user_id);
+  return first !== null && ids.includes(first) ? [first, ...ids.filter((id) => id !== first)] : ids;
+}
+
 export async function hasAccess(db: Db, repositoryId: number, userId: number): Promise<boolean> {
   const row = await db
     .selectFrom('repository_access')

@@ -13,7 +13,7 @@ import {
 } from '../../../shared/schemas/repositories.ts';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
-import type { Etags, GitHubClient } from '../../github/github-client.ts';
+import { type Etags, FULL_FETCH_COST, type GitHubClient } from '../../github/github-client.ts';
 import { GitHubError } from '../../github/github-error.ts';
 import { fetchRepositoriesWithGraphql, GRAPHQL_BATCH_SIZE } from '../../github/graphql-batch.ts';
 import type { RepositorySnapshot } from '../../github/repository-snapshot.ts';
@@ -268,7 +268,6 @@ export class ReposService {
 
   /** PUT /repositories/{id}: refresh from GitHub; a failure keeps the stored data. */
   async sync(viewer: Viewer, fullName: string): Promise<Repository> {
-    const { db, clock } = this.#deps;
     const row = await this.resolve(viewer, fullName);
     const personal = await this.#personalToken(viewer.id);
     if (row.private === 1 && !personal) {
@@ -285,19 +284,34 @@ export class ReposService {
       });
     } catch (error) {
       if (error instanceof GitHubError && error.kind === 'not_found') {
-        await queries.updateRepository(db, row.id, { gone: 1, updated_at: clock.now().toISOString() });
+        await this.#markGone(row);
         throw notFound(
           `${row.full_name} no longer exists on GitHub, or can no longer be read. Its stored data is kept and marked as gone.`,
         );
       }
       throw error instanceof GitHubError ? toAppError(error) : error;
     }
-    const { snapshot, etags } = fetched;
-    if (snapshot.githubId !== row.github_id) {
-      await queries.updateRepository(db, row.id, { gone: 1, updated_at: clock.now().toISOString() });
+    if (!(await this.#applySnapshot(row, fetched.snapshot, fetched.etags))) {
       throw notFound(
         `${row.full_name} now names a different repository on GitHub. The stored data is kept and marked as gone.`,
       );
+    }
+    return this.#present(row.id);
+  }
+
+  /**
+   * Writes what GitHub said about a stored repository, follows a rename and records the day's
+   * metrics. False (and the row marked gone) when the name now belongs to another repository.
+   */
+  async #applySnapshot(
+    row: RepositoryRow,
+    snapshot: RepositorySnapshot,
+    etags: Etags | null,
+  ): Promise<boolean> {
+    const { db, clock } = this.#deps;
+    if (snapshot.githubId !== row.github_id) {
+      await this.#markGone(row);
+      return false;
     }
     // Renamed or transferred: the id follows GitHub, the old name keeps resolving.
     if (snapshot.fullName !== row.full_name) await queries.addAlias(db, row.id, row.full_name);
@@ -306,11 +320,111 @@ export class ReposService {
       ...rowFieldsOfSnapshot(snapshot),
       gone: 0,
       last_synced: now,
-      etags: JSON.stringify(etags),
+      // A GraphQL read has no ETags: keep the stored ones, they still describe the REST lists.
+      ...(etags ? { etags: JSON.stringify(etags) } : {}),
       updated_at: now,
     });
     await this.#recordMetrics(updated);
-    return this.#present(row.id);
+    return true;
+  }
+
+  async #markGone(row: RepositoryRow): Promise<void> {
+    await queries.updateRepository(this.#deps.db, row.id, {
+      gone: 1,
+      updated_at: this.#deps.clock.now().toISOString(),
+    });
+  }
+
+  /**
+   * The scheduled refresh: every repository not synced since `cutoff`, oldest first, spending
+   * at most `budget` of the shared quota. Public repositories go through the server token (25
+   * per GraphQL query) or anonymously over REST with ETags; private ones through the token of
+   * a member who proved access. Stops early, without failing, when the quota runs low.
+   */
+  async syncStale(cutoff: Date, budget = 0.5): Promise<{ synced: number; gone: number; skipped: number }> {
+    const { db, github } = this.#deps;
+    const rows = await queries.listStaleRepositories(db, cutoff.toISOString());
+    const outcome = { synced: 0, gone: 0, skipped: 0 };
+    const serverToken = github.tokenFor(null);
+    const publicRows = rows.filter((row) => row.private === 0);
+    if (serverToken) {
+      for (let start = 0; start < publicRows.length; start += GRAPHQL_BATCH_SIZE) {
+        const chunk = publicRows.slice(start, start + GRAPHQL_BATCH_SIZE);
+        if (!github.canSpend(serverToken, chunk.length, budget)) {
+          outcome.skipped += publicRows.length - start;
+          break;
+        }
+        const results = await fetchRepositoriesWithGraphql(
+          github,
+          serverToken,
+          chunk.map((row) => row.full_name),
+        );
+        for (const row of chunk)
+          await this.#applyScheduled(row, results.get(row.full_name) ?? null, null, outcome);
+      }
+    } else {
+      for (const [index, row] of publicRows.entries()) {
+        if (!github.canSpend(null, FULL_FETCH_COST, budget)) {
+          outcome.skipped += publicRows.length - index;
+          break;
+        }
+        await this.#syncOneScheduled(row, null, outcome);
+      }
+    }
+    for (const row of rows.filter((candidate) => candidate.private === 1)) {
+      const token = await this.#tokenWithAccess(row);
+      if (!token || !github.canSpend(token, FULL_FETCH_COST, budget)) {
+        outcome.skipped += 1;
+        continue;
+      }
+      await this.#syncOneScheduled(row, token, outcome);
+    }
+    return outcome;
+  }
+
+  async #syncOneScheduled(
+    row: RepositoryRow,
+    token: string | null,
+    outcome: { synced: number; gone: number; skipped: number },
+  ) {
+    try {
+      const fetched = await this.#deps.github.fetchRepository(row.full_name, token, {
+        snapshot: snapshotOfRow(row),
+        etags: parseEtags(row.etags),
+      });
+      await this.#applyScheduled(row, fetched.snapshot, fetched.etags, outcome);
+    } catch (error) {
+      if (!(error instanceof GitHubError)) throw error;
+      await this.#applyScheduled(row, error, null, outcome);
+    }
+  }
+
+  async #applyScheduled(
+    row: RepositoryRow,
+    result: RepositorySnapshot | GitHubError | null,
+    etags: Etags | null,
+    outcome: { synced: number; gone: number; skipped: number },
+  ) {
+    if (result instanceof GitHubError && result.kind === 'not_found') {
+      await this.#markGone(row);
+      outcome.gone += 1;
+    } else if (result === null || result instanceof GitHubError) {
+      outcome.skipped += 1;
+    } else if (await this.#applySnapshot(row, result, etags)) {
+      outcome.synced += 1;
+    } else {
+      outcome.gone += 1;
+    }
+  }
+
+  /** The personal token of a member who proved access to a private repository (the adder first). */
+  async #tokenWithAccess(row: RepositoryRow): Promise<string | null> {
+    const members = await queries.listAccessHolders(this.#deps.db, row.id, row.user_id);
+    for (const userId of members) {
+      const token = await this.#personalToken(userId);
+      if (token) return token;
+    }
+    return null;
   }
 
   async #fetch(fullName: string, token: string | null, options: { allowPrivate?: boolean } = {}) {

@@ -7,6 +7,7 @@ import { BODY_LIMIT_BYTES } from '../shared/constants.ts';
 import type { AppConfig } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
 import backupSchedule from './jobs/backup-schedule.ts';
+import repositorySync from './jobs/repository-sync.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { resolveGitCommit } from './lib/git-commit.ts';
 import type { Resolver } from './lib/outbound-guard.ts';
@@ -98,6 +99,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(rateLimit, { config, clock });
   await app.register(auth, { clock, mailer: options.mailer, resolve: options.resolve });
   await app.register(github, { timeoutMs: options.githubTimeoutMs });
+  await app.register(repositorySync);
   await app.register(openapi, { config, version: packageJson.version });
 
   await app.register(healthRoutes, {

@@ -169,6 +169,53 @@ export class GitHubClient {
     return { snapshot: { ...base, ...history, ...contributors }, etags };
   }
 
+  /**
+   * The full names of a user's stars, or of a user's or organisation's repositories, GitHub's
+   * order, at most `max` (100 a page). An organisation name is tried first, then a user's.
+   */
+  async listRepositoryNames(
+    source: 'starred' | 'owner',
+    login: string,
+    token: string | null,
+    max: number,
+  ): Promise<string[]> {
+    const routes =
+      source === 'starred'
+        ? ['GET /users/{login}/starred']
+        : ['GET /orgs/{login}/repos', 'GET /users/{login}/repos'];
+    for (const [index, route] of routes.entries()) {
+      try {
+        return await this.#collectNames(route, login, token, max);
+      } catch (error) {
+        const lastTry = index === routes.length - 1;
+        if (!(error instanceof GitHubError) || error.kind !== 'not_found' || lastTry) {
+          if (error instanceof GitHubError && error.kind === 'not_found') {
+            throw new GitHubError('not_found', `GitHub has no user or organisation named ${login}.`);
+          }
+          throw error;
+        }
+      }
+    }
+    return [];
+  }
+
+  async #collectNames(route: string, login: string, token: string | null, max: number): Promise<string[]> {
+    const names: string[] = [];
+    for (let page = 1; names.length < max; page++) {
+      const answer = await this.#rest<{ full_name: string }[]>(
+        token,
+        route,
+        { login, per_page: 100, page },
+        undefined,
+        login,
+      );
+      names.push(...answer.data.map((repository) => repository.full_name));
+      const last = countFromLink(headerString(answer.headers.link), page);
+      if (page >= last || answer.data.length === 0) break;
+    }
+    return names.slice(0, max);
+  }
+
   /** The newest commits of the default branch, for the detail screen (SPEC `?limit=10`). */
   async listCommits(fullName: string, token: string | null, limit: number): Promise<Commit[]> {
     const [owner, repo] = splitFullName(fullName);

@@ -3,8 +3,7 @@ import { hostname } from 'node:os';
 import { Cron } from 'croner';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { scheduledTimeOf } from './backup-schedule.ts';
-import { claimScheduledRun } from './job-lease.ts';
+import { claimScheduledRun, scheduledTimeOf } from './job-lease.ts';
 
 export const SYNC_JOB_NAME = 'repositories:sync';
 /** Repositories synced more recently than this are left alone: one refresh a day is the goal. */

@@ -139,6 +139,20 @@ export const batchBodySchema = z.object({
 });
 export type BatchBody = z.input<typeof batchBodySchema>;
 
+export const GITHUB_LOGIN_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+
+/** Import a whole list from GitHub: a user's stars, or a user's or organisation's repositories. */
+export const importBodySchema = z.object({
+  source: z.enum(['starred', 'owner'], { error: 'Choose what to import: starred repositories or an owner’s repositories.' }),
+  login: z
+    .string({ error: 'Enter a GitHub user or organisation name.' })
+    .trim()
+    .regex(GITHUB_LOGIN_PATTERN, 'Enter a GitHub user or organisation name.'),
+  tags: tagsField,
+  notify_slack: z.boolean().optional().default(false),
+});
+export type ImportBody = z.input<typeof importBodySchema>;
+
 export const metadataBodySchema = z.object({
   tags: z.string().max(2000, 'Tags are too long').optional(),
   notes: z.string().max(20_000, 'Notes are too long (20,000 characters at most)').optional(),

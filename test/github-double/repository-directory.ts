@@ -77,6 +77,16 @@ export class RepositoryDirectory {
     return repo ? this.#visible(repo, 'found', caller) : { kind: 'missing' };
   }
 
+  /** Every repository the caller can see, as currently named (for the listing endpoints). */
+  listVisible(caller: Caller): DoubleRepository[] {
+    const visible: DoubleRepository[] = [];
+    for (const repo of getCatalogue(this.snapshot).repositories) {
+      const resolution = this.#visible(repo, 'found', caller);
+      if (resolution.kind === 'found') visible.push(resolution.repo);
+    }
+    return visible;
+  }
+
   /** The repository as this double serves it (ignoring privacy), by current or former name. */
   lookup(fullName: string): DoubleRepository | undefined {
     const lower = fullName.toLowerCase();

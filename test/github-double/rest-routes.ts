@@ -1,6 +1,7 @@
 import type { DoubleRepository } from './catalogue.ts';
 import type { FaultState } from './faults.ts';
 import { contributorTotal, listCommits, listContributors, resolveCommitRef } from './history.ts';
+import { LISTING_ROUTES } from './listing-routes.ts';
 import { linkHeader, parsePageRequest } from './pagination.ts';
 import type { Caller, RateResource } from './quota.ts';
 import type { RepositoryDirectory, Resolution } from './repository-directory.ts';
@@ -113,6 +114,7 @@ export const REST_ROUTES: readonly DoubleRoute[] = [
   byId('repository', '/repositories/{id}', /^\/repositories\/(?<id>\d+)\/?$/),
   byId('commits', '/repositories/{id}/commits', /^\/repositories\/(?<id>\d+)\/commits\/?$/),
   byId('contributors', '/repositories/{id}/contributors', /^\/repositories\/(?<id>\d+)\/contributors\/?$/),
+  ...LISTING_ROUTES,
 ];
 
 export function notFound(): RouteResult {

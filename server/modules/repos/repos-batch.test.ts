@@ -176,3 +176,60 @@ describe('POST /repositories/batch with a token (GraphQL)', () => {
     expect(body.results[0].error).toMatch(/rate limit is used up/);
   });
 });
+
+describe('POST /repositories/import', () => {
+  const importFrom = (payload: object, accept = 'application/json') =>
+    t.app.inject({
+      method: 'POST',
+      url: '/repositories/import',
+      headers: { ...member.headers, accept },
+      payload,
+    });
+
+  beforeAll(async () => {
+    // Listing a whole organisation is many calls: import with a token, like the docs say.
+    await t.app.inject({
+      method: 'PUT',
+      url: '/auth/me/github-token',
+      headers: member.headers,
+      payload: { token: 'ghp_importerToken0001' },
+    });
+  });
+
+  it('imports an organisation’s repositories with shared tags, streaming progress', async () => {
+    const response = await importFrom(
+      { source: 'owner', login: 'vuejs', tags: 'vue' },
+      'application/x-ndjson',
+    );
+    expect(response.statusCode).toBe(200);
+    const lines = response.body
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const done = lines.at(-1);
+    expect(done.done).toBe(true);
+    expect(done.succeeded).toBeGreaterThan(0);
+    const added = lines.filter((line) => line.ok).map((line) => line.repository);
+    for (const repository of added) {
+      expect(repository.id.toLowerCase().startsWith('vuejs/')).toBe(true);
+      expect(repository.tags).toBe('vue');
+    }
+  });
+
+  it('imports a user’s stars, and lists them 100 a page', async () => {
+    t.github.resetCounts();
+    const response = await importFrom({ source: 'starred', login: 'torvalds' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().succeeded).toBeGreaterThan(20);
+    expect(t.github.counts.get('GET /users/{username}/starred')).toBe(1);
+  });
+
+  it('says so when the login is unknown or malformed', async () => {
+    const unknown = await importFrom({ source: 'owner', login: 'no-such-login-anywhere' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toBe('GitHub has no user or organisation named no-such-login-anywhere.');
+    const malformed = await importFrom({ source: 'starred', login: 'not a login' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().fields.login).toBe('Enter a GitHub user or organisation name.');
+  });
+});

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messageResponseSchema } from '../../../shared/schemas/auth.ts';
@@ -16,6 +17,7 @@ import {
   compareQuerySchema,
   compareResponseSchema,
   existsResponseSchema,
+  importBodySchema,
   metadataBodySchema,
   metricsResponseSchema,
   repositoryIdParamsSchema,
@@ -100,18 +102,42 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const viewer = viewerOf(request.user);
       const { items, tags: sharedTags, notify_slack } = request.body;
-      const results = service.addBatch(viewer, items, sharedTags, notify_slack);
-      if (String(request.headers.accept ?? '').includes('application/x-ndjson')) {
-        reply.header('content-type', 'application/x-ndjson; charset=utf-8');
-        // Keep proxies from buffering the progress lines.
-        reply.header('x-accel-buffering', 'no');
-        // A stream bypasses the serializer; the type provider only types JSON bodies.
-        return reply.send(Readable.from(ndjsonLines(results)) as never);
-      }
-      const collected: BatchResultItem[] = [];
-      for await (const item of results) collected.push(item);
-      const succeeded = collected.filter((item) => item.ok).length;
-      return { results: collected, succeeded, failed: collected.length - succeeded };
+      return sendBatch(
+        request.headers.accept,
+        reply,
+        service.addBatch(viewer, items, sharedTags, notify_slack),
+      );
+    },
+  );
+
+  app.post(
+    '/repositories/import',
+    {
+      config: member,
+      schema: {
+        tags,
+        summary: 'Import a user’s stars, or a user’s or organisation’s repositories',
+        description:
+          'Lists the repositories on GitHub (100 a page, at most 1,000), then adds them like the batch call, with the same two answer forms.',
+        security,
+        body: importBodySchema,
+        response: { 200: batchResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const viewer = viewerOf(request.user);
+      const { source, login, tags: sharedTags, notify_slack } = request.body;
+      const names = await service.listImportNames(viewer, source, login);
+      return sendBatch(
+        request.headers.accept,
+        reply,
+        service.addBatch(
+          viewer,
+          names.map((id) => ({ id })),
+          sharedTags,
+          notify_slack,
+        ),
+      );
     },
   );
 
@@ -340,6 +366,25 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
+
+/** The batch answer in the form asked for: NDJSON lines as items finish, or one JSON object. */
+async function sendBatch(
+  accept: string | undefined,
+  reply: FastifyReply,
+  results: AsyncGenerator<BatchResultItem>,
+) {
+  if (String(accept ?? '').includes('application/x-ndjson')) {
+    reply.header('content-type', 'application/x-ndjson; charset=utf-8');
+    // Keep proxies from buffering the progress lines.
+    reply.header('x-accel-buffering', 'no');
+    // A stream bypasses the serializer; the type provider only types JSON bodies.
+    return reply.send(Readable.from(ndjsonLines(results)) as never);
+  }
+  const collected: BatchResultItem[] = [];
+  for await (const item of results) collected.push(item);
+  const succeeded = collected.filter((item) => item.ok).length;
+  return reply.send({ results: collected, succeeded, failed: collected.length - succeeded });
+}
 
 async function* ndjsonLines(results: AsyncGenerator<BatchResultItem>) {
   let succeeded = 0;

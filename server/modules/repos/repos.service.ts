@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { mergeTags, normalizeTags, toFullName } from '../../../shared/repository-input.ts';
 import {
+  BATCH_MAX_ITEMS,
   type BatchResultItem,
   COMPARED_FIELDS,
   type Commit,
@@ -173,6 +174,21 @@ export class ReposService {
       }
     }
     if (notifySlack && added.length > 0) await this.#notify(viewer, added);
+  }
+
+  /** The names an import would add: a user's stars, or an owner's repositories (at most a batch). */
+  async listImportNames(viewer: Viewer, source: 'starred' | 'owner', login: string): Promise<string[]> {
+    const personal = await this.#personalToken(viewer.id);
+    try {
+      return await this.#deps.github.listRepositoryNames(
+        source,
+        login,
+        this.#deps.github.tokenFor(personal),
+        BATCH_MAX_ITEMS,
+      );
+    } catch (error) {
+      throw error instanceof GitHubError ? toAppError(error) : error;
+    }
   }
 
   /** Reads the next window of not-yet-catalogued names over GraphQL (one query per 25). */

@@ -1,5 +1,13 @@
-import { PagePlaceholder } from '../../../components/page-placeholder.tsx';
+import { useAuth } from '../../../lib/auth/auth-context.tsx';
+import { AccessDenied } from '../components/access-denied.tsx';
+import { AdminDashboard } from '../components/admin-dashboard.tsx';
 
+/**
+ * `#/admin?tab=…` (SPEC §2). Members who are not admins see SPEC §6's denial with 'Return to
+ * Home'; the server refuses their calls anyway (403), which shows the same screen.
+ */
 export default function AdminRoute() {
-  return <PagePlaceholder title="Admin Dashboard" />;
+  const { user } = useAuth();
+  if (!user?.is_admin) return <AccessDenied />;
+  return <AdminDashboard />;
 }

@@ -1,0 +1,245 @@
+import { execFile } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { type APIRequestContext, type BrowserContext, expect, type Page, test } from '@playwright/test';
+
+/**
+ * The admin journey: every dashboard tab, the user toggles, backups (create, automatic,
+ * download, delete) and the denial a member sees. The e2e instance is shared by every spec
+ * file, so this one registers its own users; its admin is the instance's first account when
+ * this file runs first, else a member this file promotes with the admin command line.
+ */
+
+const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
+const port = Number(process.env.E2E_PORT ?? 4173);
+const control = `http://127.0.0.1:${port + 1}`;
+const run = promisify(execFile);
+const CLI = fileURLToPath(new URL('../server/cli.ts', import.meta.url));
+
+const suffix = `${Date.now().toString(36).slice(-5)}${Math.floor(Math.random() * 1000)}`;
+const PASSWORD = 'Adm1nPassw0rd';
+const adminAccount = { username: `adm_${suffix}`, email: `adm-${suffix}@example.com` };
+const memberAccount = { username: `mem_${suffix}`, email: `mem-${suffix}@example.com` };
+
+async function register(request: APIRequestContext, account: { username: string; email: string }) {
+  const response = await request.post('/auth/register', {
+    data: { ...account, first_name: 'Admin', last_name: 'Journey', password: PASSWORD },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+  return ((await response.json()) as { message: string }).message;
+}
+
+/** Follows the verification link the SMTP sink received. */
+async function verifyByMail(request: APIRequestContext, email: string) {
+  await expect
+    .poll(async () => {
+      const mails = (await (
+        await request.get(`${control}/mails?to=${encodeURIComponent(email)}`)
+      ).json()) as {
+        link: string | null;
+      }[];
+      return mails.find((mail) => mail.link?.includes('verify-email'))?.link ?? null;
+    })
+    .not.toBeNull();
+  const mails = (await (await request.get(`${control}/mails?to=${encodeURIComponent(email)}`)).json()) as {
+    link: string;
+  }[];
+  const link = mails.find((mail) => mail.link?.includes('verify-email'))?.link ?? '';
+  const token = new URL(link.replace('/#/', '/')).searchParams.get('token');
+  const response = await request.post('/auth/verify-email', { data: { token } });
+  expect(response.ok()).toBe(true);
+}
+
+/**
+ * Another spec registered the instance's first (admin) account: promote ours with the admin
+ * command line, run against the e2e server's own data folder (found by our username in it).
+ */
+async function promoteWithCli(username: string) {
+  const folders = readdirSync(tmpdir())
+    .filter((name) => name.startsWith('rt-e2e-'))
+    .map((name) => join(tmpdir(), name))
+    .filter((path) => {
+      try {
+        return statSync(join(path, 'repo-tracker.db')).isFile();
+      } catch {
+        return false;
+      }
+    });
+  for (const dataDir of folders) {
+    const env = { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+    const list = await run(process.execPath, [CLI, 'users', 'list', '--json'], { env }).catch(() => null);
+    if (!list?.stdout.includes(`"${username}"`)) continue;
+    await run(process.execPath, [CLI, 'admin', 'promote', username], { env });
+    return;
+  }
+  throw new Error('Could not find the e2e data folder to promote the admin');
+}
+
+async function signIn(page: Page, login: string) {
+  await page.goto('/#/login');
+  await page.getByLabel('Email or Username').fill(login);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/#\/home/);
+}
+
+async function openTab(page: Page, name: string, tab: string) {
+  await page.getByRole('tab', { name }).click();
+  await expect(page).toHaveURL(new RegExp(`#/admin\\?tab=${tab}$`));
+}
+
+test.describe.configure({ mode: 'serial' });
+
+/**
+ * The admin's signed-in browser storage, reused by the later tests: sign-ins are limited per
+ * client address (10 per 15 minutes) and every spec file shares 127.0.0.1.
+ */
+let adminState: Awaited<ReturnType<BrowserContext['storageState']>> | undefined;
+
+test.beforeAll(async ({ request }) => {
+  const message = await register(request, adminAccount);
+  if (!message.includes('administrator')) {
+    await verifyByMail(request, adminAccount.email);
+    await promoteWithCli(adminAccount.username);
+  }
+  await register(request, memberAccount);
+  await verifyByMail(request, memberAccount.email);
+});
+
+test('an admin goes through every tab of the dashboard', async ({ page, context }) => {
+  await signIn(page, adminAccount.username);
+  adminState = await context.storageState();
+
+  // The sidebar's Administration items lead to the dashboard tabs.
+  await page.getByRole('button', { name: new RegExp(adminAccount.email) }).click();
+  await page.getByRole('menuitem', { name: 'Dashboard' }).click();
+  await expect(page).toHaveURL(/#\/admin\?tab=overview$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
+  await expect(page.getByRole('group', { name: /^Total users: \d+$/ })).toBeVisible();
+  await expect(page.getByRole('group', { name: /^Total repositories: \d+$/ })).toBeVisible();
+  const adminsBefore = await page.getByRole('group', { name: /^Admins: \d+$/ }).getAttribute('aria-label');
+
+  // Users: find the member, flip verified off and on, make them admin and back.
+  await openTab(page, 'Users', 'users');
+  await page.getByLabel('Search users').fill(memberAccount.username);
+  const row = page.getByRole('row', { name: new RegExp(memberAccount.username) });
+  await expect(row).toHaveCount(1);
+  await expect(page.getByRole('row')).toHaveCount(2);
+  const verified = row.getByRole('switch', { name: `Verified: ${memberAccount.username}` });
+  await expect(verified).toBeChecked();
+  await verified.click({ force: true });
+  await expect(row.getByText('Unverified')).toBeVisible();
+  await expect(verified).not.toBeChecked();
+  await verified.click({ force: true });
+  await expect(row.getByText('Verified', { exact: true }).first()).toBeVisible();
+  await expect(verified).toBeChecked();
+
+  const adminSwitch = row.getByRole('switch', { name: `Admin: ${memberAccount.username}` });
+  await adminSwitch.click({ force: true });
+  await expect(adminSwitch).toBeChecked();
+  await expect(row.getByText('Admin', { exact: true }).first()).toBeVisible();
+  // The overview's admin count followed the change.
+  await openTab(page, 'Overview', 'overview');
+  await expect(page.getByRole('group', { name: /^Admins: \d+$/ })).not.toHaveAttribute(
+    'aria-label',
+    adminsBefore ?? '',
+  );
+  await openTab(page, 'Users', 'users');
+  await page.getByLabel('Search users').fill(memberAccount.username);
+  await row.getByRole('switch', { name: `Admin: ${memberAccount.username}` }).click({ force: true });
+  await expect(row.getByRole('switch', { name: `Admin: ${memberAccount.username}` })).not.toBeChecked();
+
+  // One's own row can't be deactivated or demoted.
+  await page.getByLabel('Search users').fill(adminAccount.username);
+  await expect(page.getByRole('switch', { name: `Admin: ${adminAccount.username}` })).toBeDisabled();
+  await expect(page.getByRole('switch', { name: `Active: ${adminAccount.username}` })).toBeDisabled();
+
+  // Repositories: counts and the tools to come.
+  await openTab(page, 'Repositories', 'repositories');
+  await expect(page.getByRole('group', { name: /^Users with repos: \d+$/ })).toBeVisible();
+  await expect(page.getByText('Coming Soon').first()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sync all repositories' })).toBeDisabled();
+
+  // Database: manual and automatic backups, download and delete.
+  await openTab(page, 'Database', 'database');
+  await page.getByRole('button', { name: 'Create Backup' }).click();
+  await expect(page.getByText(/^✅ Backup created: backup-manual-.*\.jsonl\.gz$/)).toBeVisible();
+  const manualName = ((await page.getByText(/^✅ Backup created: /).textContent()) ?? '').replace(
+    '✅ Backup created: ',
+    '',
+  );
+  await page.getByRole('button', { name: 'Run Automatic Backup' }).click();
+  await expect(page.getByText(/^✅ Automatic backup created: backup-auto-/)).toBeVisible();
+  const backupsTable = page.getByRole('table', { name: 'Backups' });
+  await expect(
+    backupsTable.getByRole('row', { name: new RegExp(manualName.replaceAll('.', '\\.')) }),
+  ).toBeVisible();
+  await expect(backupsTable.getByText(/^\d+(\.\d+)? (B|KB|MB)$/).first()).toBeVisible();
+
+  const downloadPromise = page.waitForEvent('download');
+  await page.getByRole('button', { name: `Download ${manualName}` }).click();
+  const download = await downloadPromise;
+  expect(download.suggestedFilename()).toBe(manualName);
+
+  await page.getByRole('button', { name: `Delete ${manualName}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete this backup?' });
+  await expect(dialog).toContainText(manualName);
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText(`✅ Backup ${manualName} deleted.`)).toBeVisible();
+  await expect(
+    backupsTable.getByRole('row', { name: new RegExp(manualName.replaceAll('.', '\\.')) }),
+  ).toHaveCount(0);
+
+  // Settings: the placeholder.
+  await openTab(page, 'Settings', 'settings');
+  await expect(page.getByRole('heading', { name: 'System Settings' })).toBeVisible();
+  await expect(page.getByText('Coming Soon')).toBeVisible();
+
+  // The query string opens a tab directly, and back goes to the previous one.
+  await page.goto('/#/admin?tab=users');
+  await expect(page.getByRole('tab', { name: 'Users' })).toHaveAttribute('aria-selected', 'true');
+});
+
+test("a member sees SPEC's denial and goes home", async ({ page }) => {
+  await signIn(page, memberAccount.email);
+  await page.goto('/#/admin?tab=users');
+  await expect(page.getByText('Access denied. Admin privileges required.')).toBeVisible();
+  await page.getByRole('link', { name: 'Return to Home' }).click();
+  await expect(page).toHaveURL(/#\/home$/);
+});
+
+for (const width of [1280, 375]) {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`the admin screens at ${width} px in ${scheme} mode`, async ({ browser }) => {
+      const context = await browser.newContext({
+        storageState: adminState,
+        viewport: { width, height: 900 },
+        colorScheme: scheme,
+      });
+      const page = await context.newPage();
+      for (const tab of ['overview', 'users', 'repositories', 'database', 'settings']) {
+        await page.goto(`/#/admin?tab=${tab}`);
+        await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
+        await expect(page.getByRole('tab', { selected: true })).toBeVisible();
+        if (tab === 'overview') await expect(page.getByRole('group', { name: /^Total users/ })).toBeVisible();
+        // Phones get one card per user instead of the table.
+        if (tab === 'users') {
+          await expect(page.getByRole(width > 768 ? 'table' : 'list', { name: 'Users' })).toBeVisible();
+        }
+        if (tab === 'database')
+          await expect(page.getByRole('button', { name: 'Create Backup' })).toBeVisible();
+        // Wide tables scroll inside their own box; the page itself never scrolls sideways.
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, tab).toBeLessThanOrEqual(0);
+        await page.screenshot({
+          path: `${SCREENSHOT_DIR}/admin-${tab}-${width}-${scheme}.png`,
+          fullPage: true,
+        });
+      }
+      await context.close();
+    });
+  }
+}

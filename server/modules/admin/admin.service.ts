@@ -1,0 +1,160 @@
+import type { Kysely } from 'kysely';
+import {
+  type AdminStats,
+  type AdminUser,
+  type AdminUserFlag,
+  type AdminUserPatchBody,
+  type AdminUsersResponse,
+  adminUserFlags,
+} from '../../../shared/schemas/admin.ts';
+import type { Dialect } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+import type { SharedQuota } from '../../github/quota.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { bumpTokenVersion, findUserById, revokeUserFamilies } from '../auth/auth.queries.ts';
+import { presentUser } from '../auth/user-presenter.ts';
+import {
+  type AdminUserRow,
+  countOtherActiveAdmins,
+  countRepositories,
+  countUsersByState,
+  findAdminUser,
+  listUsers,
+  lockActiveAdmins,
+  setUserFlag,
+} from './admin.queries.ts';
+import { writeAudit } from './audit.ts';
+
+/** SPEC §3: `recent` counts accounts created in the last 30 days. */
+export const RECENT_USER_DAYS = 30;
+
+export const ADMIN_MESSAGES = {
+  userNotFound: 'User not found',
+  selfDemotion: 'You cannot remove your own admin rights. Ask another admin to do it.',
+  selfDeactivation: 'You cannot deactivate your own account. Ask another admin to do it.',
+  lastAdmin:
+    'This is the last active admin: promote another user to admin before demoting or deactivating this one.',
+} as const;
+
+export interface AdminDeps {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  clock: Clock;
+  quota: SharedQuota;
+}
+
+export interface ListUsersOptions {
+  page: number;
+  per_page: number;
+  search?: string;
+  is_active?: boolean;
+}
+
+/** User management and system statistics for admins (SPEC §2 Admin dashboard, DESIGN §2). */
+export class AdminService {
+  readonly #deps: AdminDeps;
+
+  constructor(deps: AdminDeps) {
+    this.#deps = deps;
+  }
+
+  present(row: AdminUserRow): AdminUser {
+    return { ...presentUser(row, this.#deps.quota.remaining), repository_count: row.repository_count };
+  }
+
+  async listUsers(options: ListUsersOptions): Promise<AdminUsersResponse> {
+    const { rows, total } = await listUsers(
+      this.#deps.db,
+      { search: options.search || undefined, isActive: options.is_active },
+      { offset: (options.page - 1) * options.per_page, limit: options.per_page },
+    );
+    return {
+      users: rows.map((row) => this.present(row)),
+      total,
+      page: options.page,
+      per_page: options.per_page,
+    };
+  }
+
+  async getUser(id: number): Promise<AdminUser> {
+    const row = await findAdminUser(this.#deps.db, id);
+    if (!row) throw notFound(ADMIN_MESSAGES.userNotFound);
+    return this.present(row);
+  }
+
+  /**
+   * Sets one flag of a user. Refuses self-demotion, self-deactivation and anything that would
+   * leave no active admin, checked inside the transaction that writes the change (SECURITY.md
+   * D3). Deactivation and demotion end the user's sessions at once; every change is audited.
+   */
+  async updateUserFlag(actorId: number, targetId: number, body: AdminUserPatchBody): Promise<AdminUser> {
+    const flags = adminUserFlags.filter((name) => body[name] !== undefined);
+    const flag: AdminUserFlag | undefined = flags[0];
+    if (flags.length !== 1 || flag === undefined) {
+      throw badRequest('Send exactly one of is_active, is_verified or is_admin, as true or false');
+    }
+    const value = body[flag] ? 1 : 0;
+    const { db, dialect, clock } = this.#deps;
+    const reducesAdmins = value === 0 && (flag === 'is_admin' || flag === 'is_active');
+
+    return db.transaction().execute(async (trx) => {
+      // Lock first, read second: a parallel demotion that commits meanwhile is seen here.
+      if (reducesAdmins && dialect === 'postgres') await lockActiveAdmins(trx);
+      const target = await findAdminUser(trx, targetId);
+      if (!target) throw notFound(ADMIN_MESSAGES.userNotFound);
+      if (targetId === actorId && flag === 'is_admin' && value === 0) {
+        throw conflict(ADMIN_MESSAGES.selfDemotion);
+      }
+      if (targetId === actorId && flag === 'is_active' && value === 0) {
+        throw conflict(ADMIN_MESSAGES.selfDeactivation);
+      }
+      const removesAnAdmin = reducesAdmins && target.is_admin === 1 && target.is_active === 1;
+      if (removesAnAdmin && (await countOtherActiveAdmins(trx, targetId)) === 0) {
+        throw conflict(ADMIN_MESSAGES.lastAdmin);
+      }
+      // The caller may have lost admin rights since the request was authenticated.
+      const actor = await findUserById(trx, actorId);
+      if (actor?.is_admin !== 1 || actor.is_active !== 1) throw forbidden();
+      if (target[flag] === value) return this.present(target);
+
+      const now = clock.now().toISOString();
+      // The same rule once more inside the UPDATE itself: atomic even across processes.
+      if (!(await setUserFlag(trx, targetId, flag, value, now, removesAnAdmin))) {
+        throw conflict(ADMIN_MESSAGES.lastAdmin);
+      }
+      if (reducesAdmins) {
+        // The change takes effect now: live access tokens carry the old version, refresh
+        // tokens are revoked (SECURITY.md C4).
+        await bumpTokenVersion(trx, targetId, now);
+        await revokeUserFamilies(trx, targetId, now);
+      }
+      await writeAudit(trx, {
+        actorId,
+        action: 'admin.user.update',
+        target: `user:${targetId}`,
+        detail: { field: flag, old: target[flag] === 1, new: value === 1, username: target.username },
+        at: now,
+      });
+      const updated = await findAdminUser(trx, targetId);
+      if (!updated) throw notFound(ADMIN_MESSAGES.userNotFound);
+      return this.present(updated);
+    });
+  }
+
+  async stats(): Promise<AdminStats> {
+    const { db, clock } = this.#deps;
+    const since = new Date(clock.now().getTime() - RECENT_USER_DAYS * 86_400_000).toISOString();
+    const [users, repositories] = await Promise.all([countUsersByState(db, since), countRepositories(db)]);
+    const average = repositories.total === 0 ? 0 : repositories.total_stars / repositories.total;
+    return {
+      users,
+      repositories: {
+        total: repositories.total,
+        users_with_repos: repositories.users_with_repos,
+        avg_stars: Math.round(average * 10) / 10,
+        total_stars: repositories.total_stars,
+      },
+    };
+  }
+}

@@ -1,0 +1,29 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+export interface AuditEntry {
+  /** Who acted; null for the scheduler and the command line. */
+  actorId: number | null;
+  /** Dotted verb, e.g. `admin.user.update`, `backup.create`. */
+  action: string;
+  /** What was acted on, e.g. `user:12`, `backup:backup-manual-….jsonl.gz`. */
+  target: string | null;
+  /** Structured detail, stored as JSON (never a secret). */
+  detail?: Record<string, unknown>;
+  /** ISO-8601 UTC. */
+  at: string;
+}
+
+/** One row of the security and admin event log (SECURITY.md D3, G4). */
+export async function writeAudit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({
+      actor_id: entry.actorId,
+      action: entry.action,
+      target: entry.target,
+      detail: entry.detail === undefined ? null : JSON.stringify(entry.detail),
+      created_at: entry.at,
+    })
+    .execute();
+}

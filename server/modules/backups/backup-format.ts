@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { BACKUP_NAME_PATTERN, type BackupKind } from '../../../shared/schemas/admin.ts';
+
+/** The `format` of the header line; anything else is not one of our backups. */
+export const BACKUP_FORMAT = 'repo-tracker-backup';
+
+/**
+ * Every table of the schema in dependency order: a table comes after the tables it references,
+ * so rows restore in this order and delete in reverse. `key` is the primary key, used to page
+ * through a table in a stable order. A table missing here is still backed up (after these,
+ * see `orderTables`), and a test fails until it is listed.
+ */
+export const BACKUP_TABLES: readonly { name: string; key: readonly string[] }[] = [
+  { name: 'users', key: ['id'] },
+  { name: 'refresh_tokens', key: ['id'] },
+  { name: 'email_tokens', key: ['id'] },
+  { name: 'job_leases', key: ['name'] },
+  { name: 'audit_log', key: ['id'] },
+  { name: 'repositories', key: ['id'] },
+  { name: 'repository_aliases', key: ['full_name_lower'] },
+  { name: 'repository_access', key: ['repository_id', 'user_id'] },
+  { name: 'comments', key: ['id'] },
+  { name: 'versions', key: ['id'] },
+  { name: 'repository_metrics', key: ['repository_id', 'day'] },
+];
+
+/** Kysely's own bookkeeping: never backed up or restored (restore runs the migrations itself). */
+export function isInternalTable(name: string): boolean {
+  return name.startsWith('kysely_');
+}
+
+export interface TableInfo {
+  name: string;
+  columns: string[];
+}
+
+/**
+ * The database's tables in restore order: the known ones in `BACKUP_TABLES` order, then any
+ * others by name (a newer migration's table the list has not caught up with).
+ */
+export function orderTables(tables: TableInfo[]): (TableInfo & { key: readonly string[] | null })[] {
+  const byName = new Map(tables.filter((table) => !isInternalTable(table.name)).map((t) => [t.name, t]));
+  const ordered: (TableInfo & { key: readonly string[] | null })[] = [];
+  for (const known of BACKUP_TABLES) {
+    const table = byName.get(known.name);
+    if (!table) continue;
+    ordered.push({ ...table, key: known.key });
+    byName.delete(known.name);
+  }
+  for (const table of [...byName.values()].sort((a, b) => a.name.localeCompare(b.name))) {
+    ordered.push({ ...table, key: table.columns.includes('id') ? ['id'] : null });
+  }
+  return ordered;
+}
+
+export const backupHeaderSchema = z.object({
+  format: z.literal(BACKUP_FORMAT),
+  /** The name of the newest migration the source database had run. */
+  schema_version: z.string().min(1),
+  created: z.string(),
+  dialect: z.enum(['sqlite', 'postgres']),
+  tables: z.array(
+    z.object({
+      name: z.string().min(1),
+      columns: z.array(z.string()),
+      rows: z.number().int().nonnegative(),
+    }),
+  ),
+});
+export type BackupHeader = z.infer<typeof backupHeaderSchema>;
+
+export const backupRowLineSchema = z.object({
+  table: z.string().min(1),
+  row: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+});
+
+/** `backup-manual-2026-11-22T09-30-00Z.jsonl.gz`; `seq` > 0 adds `-<seq>` for same-second names. */
+export function backupFileName(kind: BackupKind, at: Date, seq = 0): string {
+  const stamp = at.toISOString().slice(0, 19).replaceAll(':', '-');
+  return `backup-${kind}-${stamp}Z${seq > 0 ? `-${seq}` : ''}.jsonl.gz`;
+}
+
+export interface ParsedBackupName {
+  kind: BackupKind;
+  /** ISO-8601 UTC of the moment the backup was taken (to the second). */
+  created: string;
+  seq: number;
+}
+
+/** The parts of a server-chosen backup name, or null for any other name. */
+export function parseBackupName(name: string): ParsedBackupName | null {
+  const match = BACKUP_NAME_PATTERN.exec(name);
+  if (!match) return null;
+  const [, kind, date, hours, minutes, seconds, seq] = match;
+  const created = new Date(`${date}T${hours}:${minutes}:${seconds}Z`);
+  if (Number.isNaN(created.getTime())) return null;
+  return { kind: kind as BackupKind, created: created.toISOString(), seq: seq ? Number(seq) : 0 };
+}
+
+/** Newest first: by time, then by the same-second counter. */
+export function compareNewestFirst(a: ParsedBackupName, b: ParsedBackupName): number {
+  if (a.created !== b.created) return a.created < b.created ? 1 : -1;
+  return b.seq - a.seq;
+}

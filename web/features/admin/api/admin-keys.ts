@@ -1,0 +1,16 @@
+/** Query keys of the admin dashboard: one root, so sign-out and invalidation reach them all. */
+export const adminKeys = {
+  all: ['admin'] as const,
+  stats: ['admin', 'stats'] as const,
+  users: ['admin', 'users'] as const,
+  userList: (params: AdminUsersParams) => ['admin', 'users', params] as const,
+  backups: ['admin', 'backups'] as const,
+};
+
+export interface AdminUsersParams {
+  page: number;
+  per_page: number;
+  search: string;
+  /** undefined: everyone; true/false: active or inactive accounts only. */
+  is_active?: boolean;
+}

@@ -1,0 +1,18 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { type AdminStats, adminStatsSchema } from '../../../../shared/schemas/admin.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
+import { adminKeys } from './admin-keys.ts';
+
+/** GET /auth/admin/stats → SPEC §3 "Admin stats". */
+export function getAdminStats(signal?: AbortSignal): Promise<AdminStats> {
+  return apiRequest('/auth/admin/stats', adminStatsSchema, { signal });
+}
+
+export const adminStatsQueryOptions = queryOptions({
+  queryKey: adminKeys.stats,
+  queryFn: ({ signal }) => getAdminStats(signal),
+});
+
+export function useAdminStats() {
+  return useQuery(adminStatsQueryOptions);
+}

@@ -1,0 +1,85 @@
+import { Center, Loader, SimpleGrid, Stack, Title } from '@mantine/core';
+import {
+  IconBook2,
+  IconCircleCheck,
+  IconShieldCheck,
+  IconStar,
+  IconStarHalfFilled,
+  IconUserCheck,
+  IconUserPlus,
+  IconUsers,
+  IconUsersGroup,
+} from '@tabler/icons-react';
+import { useAdminStats } from '../api/get-admin-stats.ts';
+import { loadErrorMessage } from '../lib/admin-messages.ts';
+import { LoadError } from './load-error.tsx';
+import { StatCard } from './stat-card.tsx';
+
+/** SPEC §2 Overview: user counts and repository counts. */
+export function OverviewPanel() {
+  const stats = useAdminStats();
+  if (stats.isPending) {
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading statistics" />
+      </Center>
+    );
+  }
+  if (stats.isError) {
+    return (
+      <LoadError
+        message={loadErrorMessage(stats.error, 'statistics')}
+        onRetry={() => void stats.refetch()}
+        retrying={stats.isFetching}
+      />
+    );
+  }
+  const { users, repositories } = stats.data;
+  return (
+    <Stack gap="xl">
+      <section aria-labelledby="admin-overview-users">
+        <Title order={2} size="h4" mb="sm" id="admin-overview-users">
+          Users
+        </Title>
+        <SimpleGrid cols={{ base: 2, md: 3, lg: 5 }} spacing="md">
+          <StatCard label="Total users" value={users.total} icon={IconUsers} />
+          <StatCard label="Active" value={users.active} icon={IconUserCheck} color="teal" />
+          <StatCard label="Verified" value={users.verified} icon={IconCircleCheck} color="blue" />
+          <StatCard label="Admins" value={users.admin} icon={IconShieldCheck} color="grape" />
+          <StatCard label="New (30 days)" value={users.recent} icon={IconUserPlus} color="orange" />
+        </SimpleGrid>
+      </section>
+      <RepositoryCounts repositories={repositories} />
+    </Stack>
+  );
+}
+
+export function RepositoryCounts({
+  repositories,
+}: {
+  repositories: { total: number; users_with_repos: number; total_stars: number; avg_stars: number };
+}) {
+  return (
+    <section aria-labelledby="admin-overview-repositories">
+      <Title order={2} size="h4" mb="sm" id="admin-overview-repositories">
+        Repositories
+      </Title>
+      <SimpleGrid cols={{ base: 2, lg: 4 }} spacing="md">
+        <StatCard label="Total repositories" value={repositories.total} icon={IconBook2} />
+        <StatCard
+          label="Users with repos"
+          value={repositories.users_with_repos}
+          icon={IconUsersGroup}
+          color="teal"
+        />
+        <StatCard label="Total stars" value={repositories.total_stars} icon={IconStar} color="yellow" />
+        <StatCard
+          label="Average stars"
+          value={repositories.avg_stars.toFixed(1)}
+          icon={IconStarHalfFilled}
+          color="orange"
+        />
+      </SimpleGrid>
+    </section>
+  );
+}

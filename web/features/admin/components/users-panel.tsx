@@ -1,0 +1,393 @@
+import {
+  Alert,
+  Badge,
+  Divider,
+  Flex,
+  Group,
+  Pagination,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconAlertTriangle, IconSearch } from '@tabler/icons-react';
+import { type ReactNode, useState } from 'react';
+import { MOBILE_BREAKPOINT_PX } from '../../../../shared/constants.ts';
+import type { AdminUser, AdminUserFlag, AdminUsersResponse } from '../../../../shared/schemas/admin.ts';
+import { isApiError } from '../../../lib/api-client.ts';
+import { useUpdateAdminUser } from '../api/update-admin-user.ts';
+import { loadErrorMessage, toggleFailedMessage } from '../lib/admin-messages.ts';
+import { LoadError } from './load-error.tsx';
+
+export type ActiveFilter = 'all' | 'active' | 'inactive';
+
+export interface UsersPanelProps {
+  /** The dashboard's users query (it loads with the dashboard: page 1, 50 per page). */
+  query: {
+    data: AdminUsersResponse | undefined;
+    error: unknown;
+    isPending: boolean;
+    isFetching: boolean;
+    isError: boolean;
+    refetch: () => unknown;
+  };
+  search: string;
+  onSearchChange: (value: string) => void;
+  activeFilter: ActiveFilter;
+  onActiveFilterChange: (value: ActiveFilter) => void;
+  page: number;
+  onPageChange: (page: number) => void;
+  currentUserId: number;
+  onForbidden: () => void;
+}
+
+/** Badges keep their full text (Mantine's clip them to the cell); narrow screens scroll the table. */
+const NO_SHRINK = { flexShrink: 0, overflow: 'visible' } as const;
+
+const shortDate = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+
+function formatShortDate(value: string): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? 'Invalid date' : shortDate.format(date);
+}
+
+const NO_MATCH = 'No users match.';
+
+const FLAGS: { flag: AdminUserFlag; label: string }[] = [
+  { flag: 'is_active', label: 'Active' },
+  { flag: 'is_verified', label: 'Verified' },
+  { flag: 'is_admin', label: 'Admin' },
+];
+
+interface ToggleFailure {
+  title: string;
+  detail: string | null;
+}
+
+/** SPEC §2 Users: the table, with active / verified / admin toggles per user. */
+export function UsersPanel(props: UsersPanelProps) {
+  const { query, currentUserId, onForbidden } = props;
+  const update = useUpdateAdminUser();
+  const [pending, setPending] = useState<Set<string>>(() => new Set());
+  const [failure, setFailure] = useState<ToggleFailure | null>(null);
+
+  async function toggle(user: AdminUser, flag: AdminUserFlag, value: boolean) {
+    const key = `${user.id}:${flag}`;
+    setPending((current) => new Set(current).add(key));
+    setFailure(null);
+    try {
+      await update.mutateAsync({ id: user.id, flag, value });
+    } catch (error) {
+      if (isApiError(error) && error.status === 403) {
+        onForbidden();
+        return;
+      }
+      // SPEC §8's alert; a rule the server enforces (409: last admin, self) says which one.
+      const detail =
+        isApiError(error) && (error.status === 409 || error.status === 404)
+          ? (error.data?.message ?? null)
+          : null;
+      setFailure({ title: toggleFailedMessage(flag), detail });
+    } finally {
+      setPending((current) => {
+        const next = new Set(current);
+        next.delete(key);
+        return next;
+      });
+    }
+  }
+
+  const compact = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX}px)`) ?? false;
+  const actions = (user: AdminUser, layout: 'column' | 'row') => (
+    <FlagSwitches
+      user={user}
+      own={user.id === currentUserId}
+      pending={pending}
+      onToggle={toggle}
+      layout={layout}
+    />
+  );
+
+  const data = query.data;
+  const perPage = data?.per_page ?? 50;
+  const pages = data ? Math.max(1, Math.ceil(data.total / perPage)) : 1;
+  const first = data && data.total > 0 ? (data.page - 1) * perPage + 1 : 0;
+  const last = data ? Math.min(data.total, (data.page - 1) * perPage + data.users.length) : 0;
+
+  return (
+    <Stack gap="md">
+      {failure && (
+        <Alert
+          color="red"
+          variant="light"
+          role="alert"
+          title={failure.title}
+          icon={<IconAlertTriangle size={20} aria-hidden />}
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setFailure(null)}
+        >
+          {failure.detail}
+        </Alert>
+      )}
+      <Group gap="sm" wrap="wrap" align="flex-end">
+        <TextInput
+          label="Search users"
+          placeholder="Username, email or name"
+          leftSection={<IconSearch size={16} aria-hidden />}
+          value={props.search}
+          onChange={(event) => props.onSearchChange(event.currentTarget.value)}
+          style={{ flex: '1 1 260px', maxWidth: 420 }}
+        />
+        <SegmentedControl
+          aria-label="Filter users by status"
+          value={props.activeFilter}
+          onChange={(value) => props.onActiveFilterChange(value as ActiveFilter)}
+          data={[
+            { value: 'all', label: 'All' },
+            { value: 'active', label: 'Active' },
+            { value: 'inactive', label: 'Inactive' },
+          ]}
+        />
+      </Group>
+
+      {query.isError && (
+        <LoadError
+          message={loadErrorMessage(query.error, 'users')}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
+      )}
+
+      {query.isPending && !query.isError && <Text c="dimmed">Loading users...</Text>}
+
+      {data && (
+        <>
+          {compact ? (
+            <UserCards users={data.users} actions={actions} currentUserId={currentUserId} />
+          ) : (
+            <UserTable users={data.users} actions={actions} currentUserId={currentUserId} />
+          )}
+          <Group justify="space-between" gap="sm" wrap="wrap">
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {data.total === 0
+                ? 'No users'
+                : `Showing ${first}–${last} of ${data.total} user${data.total === 1 ? '' : 's'}`}
+            </Text>
+            {pages > 1 && (
+              <Pagination
+                total={pages}
+                value={props.page}
+                onChange={props.onPageChange}
+                size="sm"
+                getControlProps={(control) => ({
+                  'aria-label': control === 'previous' ? 'Previous page' : 'Next page',
+                })}
+              />
+            )}
+          </Group>
+        </>
+      )}
+    </Stack>
+  );
+}
+
+interface UserListProps {
+  users: AdminUser[];
+  actions: (user: AdminUser, layout: 'column' | 'row') => ReactNode;
+  currentUserId: number;
+}
+
+function StatusBadge({ user }: { user: AdminUser }) {
+  return (
+    <Badge color={user.is_active ? 'teal' : 'gray'} variant="light" tt="none" style={NO_SHRINK}>
+      {user.is_active ? 'Active' : 'Inactive'}
+    </Badge>
+  );
+}
+
+function VerifiedBadge({ user }: { user: AdminUser }) {
+  return (
+    <Badge color={user.is_verified ? 'blue' : 'orange'} variant="light" tt="none" style={NO_SHRINK}>
+      {user.is_verified ? 'Verified' : 'Unverified'}
+    </Badge>
+  );
+}
+
+function RoleBadge({ user }: { user: AdminUser }) {
+  return user.is_admin ? (
+    <Badge color="grape" variant="filled" tt="none" style={NO_SHRINK}>
+      Admin
+    </Badge>
+  ) : (
+    <Text size="sm" c="dimmed">
+      Member
+    </Text>
+  );
+}
+
+function YouBadge() {
+  return (
+    <Badge size="xs" variant="outline" tt="none" style={NO_SHRINK}>
+      You
+    </Badge>
+  );
+}
+
+/** Desktop: SPEC §2's table. */
+function UserTable({ users, actions, currentUserId }: UserListProps) {
+  return (
+    <Table.ScrollContainer minWidth={940} type="native">
+      <Table striped highlightOnHover verticalSpacing="sm" aria-label="Users">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>ID</Table.Th>
+            <Table.Th>Username</Table.Th>
+            <Table.Th>Email</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Verified</Table.Th>
+            <Table.Th>Admin</Table.Th>
+            <Table.Th title="Repositories added">Repos</Table.Th>
+            <Table.Th>Created</Table.Th>
+            <Table.Th>Actions</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {users.length === 0 && (
+            <Table.Tr>
+              <Table.Td colSpan={9}>
+                <Text c="dimmed" ta="center" py="md">
+                  {NO_MATCH}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          )}
+          {users.map((user) => (
+            <Table.Tr key={user.id}>
+              <Table.Td>{user.id}</Table.Td>
+              <Table.Td>
+                <Group gap={6} wrap="nowrap">
+                  <Text size="sm" fw={600}>
+                    {user.username}
+                  </Text>
+                  {user.id === currentUserId && <YouBadge />}
+                </Group>
+              </Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                <Text size="sm">{user.email}</Text>
+              </Table.Td>
+              <Table.Td>
+                <StatusBadge user={user} />
+              </Table.Td>
+              <Table.Td>
+                <VerifiedBadge user={user} />
+              </Table.Td>
+              <Table.Td>
+                <RoleBadge user={user} />
+              </Table.Td>
+              <Table.Td>{user.repository_count}</Table.Td>
+              <Table.Td>
+                <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                  {formatShortDate(user.created_at)}
+                </Text>
+              </Table.Td>
+              <Table.Td>{actions(user, 'column')}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** Phones (≤ 768 px): the same fields and toggles as one card per user, no sideways scrolling. */
+function UserCards({ users, actions, currentUserId }: UserListProps) {
+  if (users.length === 0) {
+    return (
+      <Text c="dimmed" ta="center" py="md">
+        {NO_MATCH}
+      </Text>
+    );
+  }
+  return (
+    <Stack component="ul" aria-label="Users" gap="sm" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+      {users.map((user) => (
+        <Paper component="li" key={user.id} withBorder radius="md" p="sm" aria-label={user.username}>
+          <Group justify="space-between" wrap="nowrap" gap="xs">
+            <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
+              <Text fw={600} truncate>
+                {user.username}
+              </Text>
+              {user.id === currentUserId && <YouBadge />}
+            </Group>
+            <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
+              ID {user.id}
+            </Text>
+          </Group>
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {user.email}
+          </Text>
+          <Group gap={6} mt={6}>
+            <StatusBadge user={user} />
+            <VerifiedBadge user={user} />
+            <RoleBadge user={user} />
+          </Group>
+          <Text size="xs" c="dimmed" mt={6}>
+            {user.repository_count} {user.repository_count === 1 ? 'repository' : 'repositories'} · created{' '}
+            {formatShortDate(user.created_at)}
+          </Text>
+          <Divider my="xs" />
+          {actions(user, 'row')}
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
+interface FlagSwitchesProps {
+  user: AdminUser;
+  /** The signed-in admin's own row: no self-deactivation, no self-demotion. */
+  own: boolean;
+  pending: Set<string>;
+  onToggle: (user: AdminUser, flag: AdminUserFlag, value: boolean) => void;
+  /** Stacked in a table cell, side by side on a card. */
+  layout: 'column' | 'row';
+}
+
+function FlagSwitches({ user, own, pending, onToggle, layout }: FlagSwitchesProps) {
+  return (
+    <Flex
+      direction={layout}
+      gap={layout === 'column' ? 6 : 'md'}
+      wrap="wrap"
+      align={layout === 'column' ? 'flex-start' : 'center'}
+    >
+      {FLAGS.map(({ flag, label }) => {
+        const locked = own && flag !== 'is_verified';
+        const control = (
+          <Switch
+            key={flag}
+            size="xs"
+            label={label}
+            aria-label={`${label}: ${user.username}`}
+            checked={user[flag]}
+            disabled={locked || pending.has(`${user.id}:${flag}`)}
+            onChange={(event) => onToggle(user, flag, event.currentTarget.checked)}
+          />
+        );
+        return locked ? (
+          <Tooltip key={flag} label="You can't change this on your own account" withArrow>
+            <div style={{ width: 'fit-content' }}>{control}</div>
+          </Tooltip>
+        ) : (
+          <div key={flag}>{control}</div>
+        );
+      })}
+    </Flex>
+  );
+}

@@ -1,0 +1,399 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { AdminStats, AdminUser, Backup } from '../../../../shared/schemas/admin.ts';
+import {
+  buildUser,
+  type FetchHandler,
+  jsonResponse,
+  renderApp,
+  setViewportWidth,
+  signIn,
+} from '../../../test-utils.tsx';
+
+const stats: AdminStats = {
+  users: { total: 12, active: 10, verified: 9, admin: 2, recent: 3 },
+  repositories: { total: 40, users_with_repos: 5, avg_stars: 1234.5, total_stars: 49_380 },
+};
+
+function adminUser(overrides: Partial<AdminUser> = {}): AdminUser {
+  return {
+    ...buildUser(),
+    has_personal_github_token: false,
+    github_token_last_four: null,
+    github_token_set_at: null,
+    github_default_quota_remaining: null,
+    has_slack_webhook: false,
+    slack_webhook_set_at: null,
+    repository_count: 0,
+    ...overrides,
+  };
+}
+
+const me = adminUser({
+  id: 1,
+  username: 'boss',
+  email: 'boss@example.com',
+  is_admin: true,
+  repository_count: 4,
+});
+const bob = adminUser({ id: 2, username: 'bob', email: 'bob@example.com', repository_count: 7 });
+
+const backups: Backup[] = [
+  {
+    name: 'backup-auto-2026-11-22T03-00-00Z.jsonl.gz',
+    size_bytes: 1536,
+    created: '2026-11-22T03:00:00.000Z',
+    compressed: true,
+    kind: 'auto',
+  },
+  {
+    name: 'backup-manual-2026-11-21T10-00-00Z.jsonl.gz',
+    size_bytes: 5 * 1024 * 1024,
+    created: '2026-11-21T10:00:00.000Z',
+    compressed: true,
+    kind: 'manual',
+  },
+];
+
+const error = (status: number, message: string, code = 'internal_error') =>
+  jsonResponse({ message, code }, { status });
+
+/** The admin API as the server answers it, with per-test overrides. */
+function adminApi(overrides: Record<string, FetchHandler> = {}): Record<string, FetchHandler> {
+  return {
+    'GET /auth/me': () => jsonResponse({ user: me }),
+    'GET /auth/admin/stats': () => jsonResponse(stats),
+    'GET /auth/admin/users': () => jsonResponse({ users: [me, bob], total: 2, page: 1, per_page: 50 }),
+    'GET /health/backups': () => jsonResponse({ backups }),
+    ...overrides,
+  };
+}
+
+function openAdmin(route: string, overrides: Record<string, FetchHandler> = {}) {
+  signIn(me);
+  return renderApp({ route, handlers: adminApi(overrides) });
+}
+
+const calls = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], method: string, path: string) =>
+  fetchMock.mock.calls
+    .map(([input, init]) => new Request(input as RequestInfo, init as RequestInit))
+    .filter((request) => request.method === method && new URL(request.url).pathname === path);
+
+describe('who may see it', () => {
+  it("a member sees SPEC's denial with 'Return to Home', and no admin call is made", async () => {
+    const member = signIn(buildUser({ id: 2, is_admin: false }));
+    const { fetchMock } = renderApp({
+      route: '/admin?tab=users',
+      handlers: adminApi({ 'GET /auth/me': () => jsonResponse({ user: member }) }),
+    });
+    expect(await screen.findByText('Access denied. Admin privileges required.')).toBeDefined();
+    expect(screen.getByRole('link', { name: 'Return to Home' }).getAttribute('href')).toBe('#/home');
+    expect(calls(fetchMock, 'GET', '/auth/admin/users')).toHaveLength(0);
+    expect(calls(fetchMock, 'GET', '/auth/admin/stats')).toHaveLength(0);
+  });
+
+  it('a 403 from an admin call shows the denial screen (not a sign-out)', async () => {
+    openAdmin('/admin', {
+      'GET /auth/admin/stats': () => error(403, 'Access denied. Admin privileges required.', 'forbidden'),
+    });
+    expect(await screen.findByText('Access denied. Admin privileges required.')).toBeDefined();
+    expect(screen.getByRole('link', { name: 'Return to Home' })).toBeDefined();
+    expect(window.location.hash).toBe('#/admin');
+  });
+});
+
+describe('tabs follow the query string', () => {
+  it('opens the overview by default, and a tab click writes ?tab=', async () => {
+    const { user } = openAdmin('/admin');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeDefined();
+    expect(screen.getByRole('tab', { name: 'Overview' }).getAttribute('aria-selected')).toBe('true');
+    await user.click(screen.getByRole('tab', { name: 'Users' }));
+    expect(window.location.hash).toBe('#/admin?tab=users');
+    expect(await screen.findByRole('table', { name: 'Users' })).toBeDefined();
+    await user.click(screen.getByRole('tab', { name: 'Settings' }));
+    expect(window.location.hash).toBe('#/admin?tab=settings');
+  });
+
+  it.each([
+    ['users', 'Users'],
+    ['repositories', 'Repositories'],
+    ['database', 'Database'],
+    ['settings', 'Settings'],
+    ['nonsense', 'Overview'],
+  ])('?tab=%s selects %s', async (tab, label) => {
+    openAdmin(`/admin?tab=${tab}`);
+    const selected = await screen.findByRole('tab', { name: label });
+    await waitFor(() => expect(selected.getAttribute('aria-selected')).toBe('true'));
+  });
+});
+
+describe('overview', () => {
+  it('shows user and repository counts', async () => {
+    openAdmin('/admin?tab=overview');
+    for (const [label, value] of [
+      ['Total users', '12'],
+      ['Active', '10'],
+      ['Verified', '9'],
+      ['Admins', '2'],
+      ['New (30 days)', '3'],
+      ['Total repositories', '40'],
+      ['Users with repos', '5'],
+      ['Total stars', '49,380'],
+      ['Average stars', '1234.5'],
+    ]) {
+      expect(await screen.findByRole('group', { name: `${label}: ${value}` })).toBeDefined();
+    }
+  });
+
+  it("a 5xx says 'Server error occurred while loading statistics…' and Retry loads again", async () => {
+    let fail = true;
+    const { user } = openAdmin('/admin', {
+      'GET /auth/admin/stats': () => (fail ? error(500, 'boom') : jsonResponse(stats)),
+    });
+    expect(
+      await screen.findByText('Server error occurred while loading statistics. Please try again later.'),
+    ).toBeDefined();
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('group', { name: 'Total users: 12' })).toBeDefined();
+  });
+
+  it("other failures say 'Failed to load admin data. Please try again.'", async () => {
+    openAdmin('/admin', { 'GET /auth/admin/stats': () => error(400, 'nope', 'bad_request') });
+    expect(await screen.findByText('Failed to load admin data. Please try again.')).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeDefined();
+  });
+});
+
+describe('users', () => {
+  it('loads page 1 with 50 per page and shows every column', async () => {
+    const { fetchMock } = openAdmin('/admin?tab=users');
+    const table = await screen.findByRole('table', { name: 'Users' });
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((cell) => cell.textContent);
+    expect(headers).toEqual([
+      'ID',
+      'Username',
+      'Email',
+      'Status',
+      'Verified',
+      'Admin',
+      'Repos',
+      'Created',
+      'Actions',
+    ]);
+    const request = calls(fetchMock, 'GET', '/auth/admin/users')[0];
+    expect(new URL(request?.url ?? '').search).toBe('?page=1&per_page=50');
+    const bobRow = within(table).getByText('bob').closest('tr');
+    if (!(bobRow instanceof HTMLElement)) throw new Error('row not found');
+    expect(within(bobRow).getByText('bob@example.com')).toBeDefined();
+    expect(within(bobRow).getByText('7')).toBeDefined();
+    expect(within(bobRow).getAllByText('Active')).toHaveLength(2);
+    expect(screen.getByText('Showing 1–2 of 2 users')).toBeDefined();
+  });
+
+  it('a toggle flips locally on success and the statistics reload', async () => {
+    const { user, fetchMock } = openAdmin('/admin?tab=users', {
+      'PATCH /auth/admin/users/2': async (request) => {
+        expect(await request.json()).toEqual({ is_verified: false });
+        return jsonResponse({ user: { ...bob, is_verified: false } });
+      },
+    });
+    const toggle = await screen.findByRole('switch', { name: 'Verified: bob' });
+    expect((toggle as HTMLInputElement).checked).toBe(true);
+    const statsCalls = calls(fetchMock, 'GET', '/auth/admin/stats').length;
+    await user.click(toggle);
+    await waitFor(() =>
+      expect((screen.getByRole('switch', { name: 'Verified: bob' }) as HTMLInputElement).checked).toBe(false),
+    );
+    expect(screen.getByText('Unverified')).toBeDefined();
+    // Only one PATCH, no reload of the users list.
+    expect(calls(fetchMock, 'PATCH', '/auth/admin/users/2')).toHaveLength(1);
+    expect(calls(fetchMock, 'GET', '/auth/admin/users')).toHaveLength(1);
+    await waitFor(() =>
+      expect(calls(fetchMock, 'GET', '/auth/admin/stats').length).toBeGreaterThan(statsCalls),
+    );
+  });
+
+  it("a failed toggle shows 'Failed to update user {flag}. Please try again.' and keeps the flag", async () => {
+    const { user } = openAdmin('/admin?tab=users', { 'PATCH /auth/admin/users/2': () => error(500, 'boom') });
+    await user.click(await screen.findByRole('switch', { name: 'Admin: bob' }));
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Failed to update user admin status. Please try again.')).toBeDefined();
+    expect((screen.getByRole('switch', { name: 'Admin: bob' }) as HTMLInputElement).checked).toBe(false);
+  });
+
+  it("a refused change (409) shows the server's reason too", async () => {
+    const reason =
+      'This is the last active admin: promote another user to admin before demoting or deactivating this one.';
+    const { user } = openAdmin('/admin?tab=users', {
+      'PATCH /auth/admin/users/2': () => error(409, reason, 'conflict'),
+    });
+    await user.click(await screen.findByRole('switch', { name: 'Active: bob' }));
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Failed to update user status. Please try again.')).toBeDefined();
+    expect(within(alert).getByText(reason)).toBeDefined();
+  });
+
+  it('an admin cannot deactivate or demote themselves from the table', async () => {
+    openAdmin('/admin?tab=users');
+    expect((await screen.findByRole('switch', { name: 'Active: boss' })).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('switch', { name: 'Admin: boss' }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('switch', { name: 'Verified: boss' }).hasAttribute('disabled')).toBe(false);
+  });
+
+  it('searches on the server and filters by status', async () => {
+    const { user, fetchMock } = openAdmin('/admin?tab=users', {
+      'GET /auth/admin/users': (request) => {
+        const search = new URL(request.url).searchParams.get('search');
+        const users = search ? [bob] : [me, bob];
+        return jsonResponse({ users, total: users.length, page: 1, per_page: 50 });
+      },
+    });
+    await user.type(await screen.findByRole('textbox', { name: 'Search users' }), 'bo b');
+    await waitFor(() => expect(screen.queryByText('boss')).toBeNull(), { timeout: 2000 });
+    const searched = calls(fetchMock, 'GET', '/auth/admin/users').at(-1);
+    expect(new URL(searched?.url ?? '').searchParams.get('search')).toBe('bo b');
+    await user.click(screen.getByRole('radio', { name: 'Inactive' }));
+    await waitFor(() =>
+      expect(
+        new URL(calls(fetchMock, 'GET', '/auth/admin/users').at(-1)?.url ?? '').searchParams.get('is_active'),
+      ).toBe('false'),
+    );
+  });
+
+  it('on a phone, one card per user with the same fields and toggles', async () => {
+    setViewportWidth(375);
+    const { user } = openAdmin('/admin?tab=users', {
+      'PATCH /auth/admin/users/2': () => jsonResponse({ user: { ...bob, is_active: false } }),
+    });
+    const list = await screen.findByRole('list', { name: 'Users' });
+    expect(screen.queryByRole('table', { name: 'Users' })).toBeNull();
+    const card = within(list).getByRole('listitem', { name: 'bob' });
+    expect(within(card).getByText('bob@example.com')).toBeDefined();
+    expect(within(card).getByText('7 repositories · created', { exact: false })).toBeDefined();
+    await user.click(within(card).getByRole('switch', { name: 'Active: bob' }));
+    expect(await within(card).findByText('Inactive')).toBeDefined();
+  });
+
+  it("a 5xx says 'Server error occurred while loading users…'", async () => {
+    openAdmin('/admin?tab=users', {
+      'GET /auth/admin/users': () => error(503, 'down', 'service_unavailable'),
+    });
+    expect(
+      await screen.findByText('Server error occurred while loading users. Please try again later.'),
+    ).toBeDefined();
+  });
+});
+
+describe('repositories', () => {
+  it("shows the counts and the tools that don't exist yet, disabled and 'Coming Soon'", async () => {
+    openAdmin('/admin?tab=repositories');
+    expect(await screen.findByRole('group', { name: 'Total repositories: 40' })).toBeDefined();
+    expect(screen.getByRole('group', { name: 'Users with repos: 5' })).toBeDefined();
+    const soon = screen.getAllByText('Coming Soon');
+    expect(soon.length).toBeGreaterThanOrEqual(3);
+    for (const name of ['Sync all repositories', 'Bulk tag editor']) {
+      expect(screen.getByRole('button', { name }).hasAttribute('disabled')).toBe(true);
+    }
+  });
+
+  it("a 5xx says 'Server error occurred while loading repositories…'", async () => {
+    openAdmin('/admin?tab=repositories', { 'GET /auth/admin/stats': () => error(500, 'boom') });
+    expect(
+      await screen.findByText('Server error occurred while loading repositories. Please try again later.'),
+    ).toBeDefined();
+  });
+});
+
+describe('database', () => {
+  it('lists backups with sizes in KB / MB', async () => {
+    openAdmin('/admin?tab=database');
+    const table = await screen.findByRole('table', { name: 'Backups' });
+    expect(within(table).getByText('backup-auto-2026-11-22T03-00-00Z.jsonl.gz')).toBeDefined();
+    expect(within(table).getByText('1.5 KB')).toBeDefined();
+    expect(within(table).getByText('5 MB')).toBeDefined();
+    expect(within(table).getByText('Automatic')).toBeDefined();
+    expect(within(table).getByText('Manual')).toBeDefined();
+  });
+
+  it('a manual backup reports its name and the list reloads', async () => {
+    const { user, fetchMock } = openAdmin('/admin?tab=database', {
+      'POST /health/backup': () =>
+        jsonResponse({
+          backup_path: '/data/backups/x.jsonl.gz',
+          name: 'backup-manual-2026-11-22T09-30-00Z.jsonl.gz',
+        }),
+    });
+    await screen.findByRole('table', { name: 'Backups' });
+    await user.click(screen.getByRole('button', { name: 'Create Backup' }));
+    expect(
+      await screen.findByText('✅ Backup created: backup-manual-2026-11-22T09-30-00Z.jsonl.gz'),
+    ).toBeDefined();
+    await waitFor(() => expect(calls(fetchMock, 'GET', '/health/backups')).toHaveLength(2));
+  });
+
+  it("failures say '❌ Backup failed: …' and '❌ Auto backup failed: …'", async () => {
+    const { user } = openAdmin('/admin?tab=database', {
+      'POST /health/backup': () => error(500, 'An unexpected error occurred. Please try again.'),
+      'POST /health/backup/auto': () => error(507, 'Disk full'),
+    });
+    await screen.findByRole('table', { name: 'Backups' });
+    await user.click(screen.getByRole('button', { name: 'Create Backup' }));
+    expect(
+      await screen.findByText('❌ Backup failed: An unexpected error occurred. Please try again.'),
+    ).toBeDefined();
+    await user.click(screen.getByRole('button', { name: 'Run Automatic Backup' }));
+    expect(await screen.findByText('❌ Auto backup failed: Disk full')).toBeDefined();
+  });
+
+  it("a failed list says 'Error loading backups: …' with Retry", async () => {
+    openAdmin('/admin?tab=database', { 'GET /health/backups': () => error(500, 'Disk unreadable') });
+    expect(await screen.findByText('Error loading backups: Disk unreadable')).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeDefined();
+  });
+
+  it('deletes only after confirmation', async () => {
+    const name = 'backup-manual-2026-11-21T10-00-00Z.jsonl.gz';
+    const { user, fetchMock } = openAdmin('/admin?tab=database', {
+      [`DELETE /health/backups/${name}`]: () => jsonResponse({ message: `Backup ${name} deleted` }),
+    });
+    await user.click(await screen.findByRole('button', { name: `Delete ${name}` }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this backup?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(calls(fetchMock, 'DELETE', `/health/backups/${name}`)).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: `Delete ${name}` }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText(`✅ Backup ${name} deleted.`)).toBeDefined();
+    expect(calls(fetchMock, 'DELETE', `/health/backups/${name}`)).toHaveLength(1);
+  });
+
+  it('downloads with the bearer token', async () => {
+    const name = 'backup-auto-2026-11-22T03-00-00Z.jsonl.gz';
+    const { user, fetchMock } = openAdmin('/admin?tab=database', {
+      [`GET /health/backups/${name}`]: () =>
+        new Response(new Uint8Array([31, 139, 8]), { headers: { 'Content-Type': 'application/gzip' } }),
+    });
+    vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:backup');
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    // The browser's download itself is not part of the test (happy-dom would navigate).
+    const saved: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    await user.click(await screen.findByRole('button', { name: `Download ${name}` }));
+    await waitFor(() => expect(saved).toEqual([name]));
+    expect(calls(fetchMock, 'GET', `/health/backups/${name}`)[0]?.headers.get('Authorization')).toBe(
+      'Bearer test-access-token',
+    );
+  });
+});
+
+describe('settings', () => {
+  it("is a 'Coming Soon' placeholder", async () => {
+    openAdmin('/admin?tab=settings');
+    expect(await screen.findByRole('heading', { name: 'System Settings' })).toBeDefined();
+    expect(screen.getByText('Coming Soon')).toBeDefined();
+  });
+});

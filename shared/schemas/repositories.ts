@@ -143,7 +143,9 @@ export const GITHUB_LOGIN_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
 
 /** Import a whole list from GitHub: a user's stars, or a user's or organisation's repositories. */
 export const importBodySchema = z.object({
-  source: z.enum(['starred', 'owner'], { error: 'Choose what to import: starred repositories or an owner’s repositories.' }),
+  source: z.enum(['starred', 'owner'], {
+    error: 'Choose what to import: starred repositories or an owner’s repositories.',
+  }),
   login: z
     .string({ error: 'Enter a GitHub user or organisation name.' })
     .trim()

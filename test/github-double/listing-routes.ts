@@ -15,7 +15,10 @@ export const LISTING_ROUTES: readonly DoubleRoute[] = [
   listing('/users/{username}/starred', /^\/users\/(?<login>[^/]+)\/starred\/?$/, (context, login) => {
     const stars = context.directory
       .listVisible(context.caller)
-      .filter((repo) => !repo.isPrivate && hashUint32(`${login.toLowerCase()}:starred:${repo.key}`) % STAR_ONE_IN === 0);
+      .filter(
+        (repo) =>
+          !repo.isPrivate && hashUint32(`${login.toLowerCase()}:starred:${repo.key}`) % STAR_ONE_IN === 0,
+      );
     return stars.sort((a, b) => hashUint32(`${login}:${a.key}`) - hashUint32(`${login}:${b.key}`));
   }),
   listing('/orgs/{org}/repos', /^\/orgs\/(?<login>[^/]+)\/repos\/?$/, ownedBy),
@@ -23,15 +26,23 @@ export const LISTING_ROUTES: readonly DoubleRoute[] = [
 ];
 
 function ownedBy(context: RouteContext, login: string): DoubleRepository[] {
-  return context.directory.listVisible(context.caller).filter((repo) => repo.owner.login.toLowerCase() === login.toLowerCase());
+  return context.directory
+    .listVisible(context.caller)
+    .filter((repo) => repo.owner.login.toLowerCase() === login.toLowerCase());
 }
 
 /** A login is known when it owns at least one repository of the catalogue (any case). */
 function loginExists(context: RouteContext, login: string): boolean {
-  return context.directory.listVisible({ kind: 'anonymous' }).some((repo) => repo.owner.login.toLowerCase() === login.toLowerCase());
+  return context.directory
+    .listVisible({ kind: 'anonymous' })
+    .some((repo) => repo.owner.login.toLowerCase() === login.toLowerCase());
 }
 
-function listing(template: string, pattern: RegExp, select: (context: RouteContext, login: string) => DoubleRepository[]): DoubleRoute {
+function listing(
+  template: string,
+  pattern: RegExp,
+  select: (context: RouteContext, login: string) => DoubleRepository[],
+): DoubleRoute {
   return {
     method: 'GET',
     template,
@@ -43,10 +54,17 @@ function listing(template: string, pattern: RegExp, select: (context: RouteConte
       const repos = select(context, login);
       const page = parsePageRequest(context.url.searchParams);
       const slice = repos.slice((page.page - 1) * page.perPage, page.page * page.perPage);
-      const link = linkHeader(`${context.baseUrl}${context.url.pathname}`, context.url.searchParams, page, repos.length);
+      const link = linkHeader(
+        `${context.baseUrl}${context.url.pathname}`,
+        context.url.searchParams,
+        page,
+        repos.length,
+      );
       return {
         status: 200,
-        body: slice.map((repo) => restRepository(repo, { baseUrl: context.baseUrl, authenticated: context.caller.kind === 'token' })),
+        body: slice.map((repo) =>
+          restRepository(repo, { baseUrl: context.baseUrl, authenticated: context.caller.kind === 'token' }),
+        ),
         headers: link ? { link } : {},
         conditional: true,
       };

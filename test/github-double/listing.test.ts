@@ -11,7 +11,8 @@ afterAll(async () => {
   await github?.close();
 });
 
-const get = (path: string) => fetch(`${github.url}${path}`, { headers: { authorization: 'token ghp_listingTests0001' } });
+const get = (path: string) =>
+  fetch(`${github.url}${path}`, { headers: { authorization: 'token ghp_listingTests0001' } });
 
 describe('repository listings', () => {
   it('lists an organisation’s repositories with GitHub’s pagination', async () => {
@@ -26,8 +27,12 @@ describe('repository listings', () => {
   });
 
   it('gives every known login a stable list of stars', async () => {
-    const first = (await (await get('/users/torvalds/starred?per_page=100')).json()) as { full_name: string }[];
-    const again = (await (await get('/users/torvalds/starred?per_page=100')).json()) as { full_name: string }[];
+    const first = (await (await get('/users/torvalds/starred?per_page=100')).json()) as {
+      full_name: string;
+    }[];
+    const again = (await (await get('/users/torvalds/starred?per_page=100')).json()) as {
+      full_name: string;
+    }[];
     expect(first.length).toBeGreaterThan(20);
     expect(again.map((repo) => repo.full_name)).toEqual(first.map((repo) => repo.full_name));
   });

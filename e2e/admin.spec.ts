@@ -1,23 +1,15 @@
-import { execFile } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { type APIRequestContext, type BrowserContext, expect, type Page, test } from '@playwright/test';
 
 /**
  * The admin journey: every dashboard tab, the user toggles, backups (create, automatic,
  * download, delete) and the denial a member sees. The e2e instance is shared by every spec
- * file, so this one registers its own users; its admin is the instance's first account when
- * this file runs first, else a member this file promotes with the admin command line.
+ * file, so this one registers its own users; its admin is a member promoted through the API by
+ * the instance's administrator (registered first by e2e/serve.ts).
  */
 
 const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
 const port = Number(process.env.E2E_PORT ?? 4173);
 const control = `http://127.0.0.1:${port + 1}`;
-const run = promisify(execFile);
-const CLI = fileURLToPath(new URL('../server/cli.ts', import.meta.url));
 
 const suffix = `${Date.now().toString(36).slice(-5)}${Math.floor(Math.random() * 1000)}`;
 const PASSWORD = 'Adm1nPassw0rd';
@@ -53,29 +45,26 @@ async function verifyByMail(request: APIRequestContext, email: string) {
   expect(response.ok()).toBe(true);
 }
 
-/**
- * Another spec registered the instance's first (admin) account: promote ours with the admin
- * command line, run against the e2e server's own data folder (found by our username in it).
- */
-async function promoteWithCli(username: string) {
-  const folders = readdirSync(tmpdir())
-    .filter((name) => name.startsWith('rt-e2e-'))
-    .map((name) => join(tmpdir(), name))
-    .filter((path) => {
-      try {
-        return statSync(join(path, 'repo-tracker.db')).isFile();
-      } catch {
-        return false;
-      }
-    });
-  for (const dataDir of folders) {
-    const env = { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-    const list = await run(process.execPath, [CLI, 'users', 'list', '--json'], { env }).catch(() => null);
-    if (!list?.stdout.includes(`"${username}"`)) continue;
-    await run(process.execPath, [CLI, 'admin', 'promote', username], { env });
-    return;
-  }
-  throw new Error('Could not find the e2e data folder to promote the admin');
+/** Promotes our account through the API, signed in as the instance's administrator (e2e/serve.ts). */
+async function promoteWithApi(request: APIRequestContext, username: string) {
+  const admin = (await (await request.get(`${control}/admin`)).json()) as { email: string; password: string };
+  const session = await request.post('/auth/login', {
+    data: { email_or_username: admin.email, password: admin.password },
+  });
+  expect(session.ok(), await session.text()).toBe(true);
+  const headers = {
+    authorization: `Bearer ${((await session.json()) as { access_token: string }).access_token}`,
+  };
+  const users = (await (await request.get(`/auth/admin/users?search=${username}`, { headers })).json()) as {
+    users: { id: number; username: string }[];
+  };
+  const target = users.users.find((user) => user.username === username);
+  expect(target).toBeDefined();
+  const promoted = await request.patch(`/auth/admin/users/${target?.id}`, {
+    headers,
+    data: { is_admin: true },
+  });
+  expect(promoted.ok(), await promoted.text()).toBe(true);
 }
 
 async function signIn(page: Page, login: string) {
@@ -103,7 +92,7 @@ test.beforeAll(async ({ request }) => {
   const message = await register(request, adminAccount);
   if (!message.includes('administrator')) {
     await verifyByMail(request, adminAccount.email);
-    await promoteWithCli(adminAccount.username);
+    await promoteWithApi(request, adminAccount.username);
   }
   await register(request, memberAccount);
   await verifyByMail(request, memberAccount.email);

@@ -1,7 +1,9 @@
 /**
  * The world the browser journeys run against: the built app on SQLite in a temporary
  * DATA_DIR, the GitHub double, and a real SMTP sink. A small control server on E2E_PORT + 1
- * lets the journeys read the received mail (GET /mails) and steer the double (/_double/...).
+ * lets the journeys read the received mail (GET /mails), find the double (GET /github) and
+ * sign in as the instance's administrator (GET /admin), registered first so that every
+ * journey's own accounts go through e-mail verification like real members.
  */
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,9 +30,22 @@ const config = loadConfig({
   LOG_LEVEL: 'warn',
   SECRET_KEY: 'e2e-secret-key-0123456789abcdef0123456789abcdef',
   GIT_COMMIT: process.env.GIT_COMMIT ?? '',
+  // Journeys send their own X-Forwarded-For, so each gets its own rate-limit counters.
+  TRUST_PROXY: '127.0.0.1',
+  SYNC_SCHEDULE: 'off',
+  BACKUP_SCHEDULE: 'off',
 });
-const app = await buildApp(config);
+// E2E_WEB_DIST serves another build (parallel runs on one machine); web/dist by default.
+const app = await buildApp(config, { webDistDir: process.env.E2E_WEB_DIST });
 await app.listen({ port, host: '127.0.0.1' });
+
+const E2E_ADMIN = { email: 'e2e-admin@example.com', username: 'e2e_admin', password: 'E2eAdminPassw0rd' };
+const registered = await app.inject({
+  method: 'POST',
+  url: '/auth/register',
+  payload: { ...E2E_ADMIN, first_name: 'Erin', last_name: 'Admin' },
+});
+if (registered.statusCode !== 201) throw new Error(`could not register the e2e admin: ${registered.body}`);
 
 const control = createServer((request, response) => {
   const url = new URL(request.url ?? '/', 'http://control');
@@ -41,6 +56,11 @@ const control = createServer((request, response) => {
     response.end(
       JSON.stringify(mails.map(({ to: recipients, subject, link }) => ({ to: recipients, subject, link }))),
     );
+    return;
+  }
+  if (url.pathname === '/admin') {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(E2E_ADMIN));
     return;
   }
   if (url.pathname === '/github') {

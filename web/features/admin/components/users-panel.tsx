@@ -48,6 +48,11 @@ export interface UsersPanelProps {
 
 /** Badges keep their full text (Mantine's clip them to the cell); narrow screens scroll the table. */
 const NO_SHRINK = { flexShrink: 0, overflow: 'visible' } as const;
+/** Mantine caps a badge at its cell's width and ellipsises the label: lift both. */
+const FULL_LABEL = {
+  root: { maxWidth: 'none' },
+  label: { overflow: 'visible', textOverflow: 'clip' },
+} as const;
 
 const shortDate = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 
@@ -205,7 +210,13 @@ interface UserListProps {
 
 function StatusBadge({ user }: { user: AdminUser }) {
   return (
-    <Badge color={user.is_active ? 'teal' : 'gray'} variant="light" tt="none" style={NO_SHRINK}>
+    <Badge
+      color={user.is_active ? 'teal' : 'gray'}
+      variant="light"
+      tt="none"
+      style={NO_SHRINK}
+      styles={FULL_LABEL}
+    >
       {user.is_active ? 'Active' : 'Inactive'}
     </Badge>
   );
@@ -213,7 +224,13 @@ function StatusBadge({ user }: { user: AdminUser }) {
 
 function VerifiedBadge({ user }: { user: AdminUser }) {
   return (
-    <Badge color={user.is_verified ? 'blue' : 'orange'} variant="light" tt="none" style={NO_SHRINK}>
+    <Badge
+      color={user.is_verified ? 'blue' : 'orange'}
+      variant="light"
+      tt="none"
+      style={NO_SHRINK}
+      styles={FULL_LABEL}
+    >
       {user.is_verified ? 'Verified' : 'Unverified'}
     </Badge>
   );
@@ -221,7 +238,7 @@ function VerifiedBadge({ user }: { user: AdminUser }) {
 
 function RoleBadge({ user }: { user: AdminUser }) {
   return user.is_admin ? (
-    <Badge color="grape" variant="filled" tt="none" style={NO_SHRINK}>
+    <Badge color="grape" variant="filled" tt="none" style={NO_SHRINK} styles={FULL_LABEL}>
       Admin
     </Badge>
   ) : (
@@ -233,7 +250,7 @@ function RoleBadge({ user }: { user: AdminUser }) {
 
 function YouBadge() {
   return (
-    <Badge size="xs" variant="outline" tt="none" style={NO_SHRINK}>
+    <Badge size="xs" variant="outline" tt="none" style={NO_SHRINK} styles={FULL_LABEL}>
       You
     </Badge>
   );

@@ -30,6 +30,12 @@ export function buildUser(overrides: Partial<User> = {}): User {
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
     last_login_at: null,
+    has_personal_github_token: false,
+    github_token_last_four: null,
+    github_token_set_at: null,
+    github_default_quota_remaining: null,
+    has_slack_webhook: false,
+    slack_webhook_set_at: null,
     ...overrides,
   };
 }
@@ -52,15 +58,42 @@ export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
   });
 }
 
+export function errorResponse(
+  status: number,
+  message: string,
+  extra: Record<string, unknown> = {},
+): Response {
+  const code = status === 401 ? 'unauthorized' : status === 429 ? 'rate_limited' : 'bad_request';
+  return jsonResponse({ message, code, ...extra }, { status });
+}
+
 /**
- * Replaces global fetch with a router of `METHOD /path` handlers (`GET /version` answers
- * `version` unless overridden); an unhandled call answers 404 with DESIGN §4's body.
+ * GET /auth/me as the server answers it: the stored user when the request carries the stored
+ * access token, else 401.
+ */
+export const meFromStorage: FetchHandler = (request) => {
+  const token = localStorage.getItem(STORAGE_KEYS.accessToken);
+  if (!token || request.headers.get('Authorization') !== `Bearer ${token}`) {
+    return errorResponse(401, 'Authentication required');
+  }
+  return jsonResponse({ user: JSON.parse(localStorage.getItem(STORAGE_KEYS.user) ?? 'null') });
+};
+
+/**
+ * Replaces global fetch with a router of `METHOD /path` handlers. Defaults: `GET /version`
+ * answers `version`, `GET /auth/me` answers the stored session (`meFromStorage`) and
+ * `POST /auth/logout` succeeds; an unhandled call answers 404 with DESIGN §4's body.
  */
 export function stubFetch(
   handlers: Record<string, FetchHandler> = {},
   version: VersionResponse = testVersion,
 ) {
-  const routes: Record<string, FetchHandler> = { 'GET /version': () => jsonResponse(version), ...handlers };
+  const routes: Record<string, FetchHandler> = {
+    'GET /version': () => jsonResponse(version),
+    'GET /auth/me': meFromStorage,
+    'POST /auth/logout': () => jsonResponse({ message: 'Signed out' }),
+    ...handlers,
+  };
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init);
     const handler = routes[`${request.method} ${new URL(request.url).pathname}`];
@@ -113,8 +146,11 @@ export function renderApp({ route = '/', version, handlers }: RenderAppOptions =
 }
 
 /** One component inside the providers and a hash router, for feature-level tests. */
-export function renderWithProviders(ui: ReactNode, { route = '/' }: { route?: string } = {}) {
-  const fetchMock = stubFetch();
+export function renderWithProviders(
+  ui: ReactNode,
+  { route = '/', handlers }: { route?: string; handlers?: Record<string, FetchHandler> } = {},
+) {
+  const fetchMock = stubFetch(handlers);
   window.location.hash = `#${route}`;
   const router = createHashRouter([{ path: '*', element: ui }]);
   routers.push(router);

@@ -185,12 +185,41 @@ describe('401 seam', () => {
         ? json({ message: 'Token expired', code: 'unauthorized' }, { status: 401 })
         : json({ ok: true });
     });
-    const handler = vi.fn((retry: () => Promise<Response>, _failed: ApiError) => retry());
+    localStorage.setItem(STORAGE_KEYS.accessToken, 'old-token');
+    const handler = vi.fn((retry: () => Promise<Response>, _failed: ApiError, _sent: string | null) =>
+      retry(),
+    );
     setUnauthorizedHandler(handler);
 
     await expect(apiRequest('/auth/me', okSchema)).resolves.toEqual({ ok: true });
     expect(handler).toHaveBeenCalledOnce();
     expect(handler.mock.calls[0]?.[1]).toMatchObject({ status: 401, message: 'Token expired' });
+    // The handler learns which token failed, to tell whether another request already replaced it.
+    expect(handler.mock.calls[0]?.[2]).toBe('old-token');
+  });
+
+  it.each(['/auth/login', '/auth/register', '/auth/refresh', '/auth/logout'])(
+    'never hands a 401 of %s to the handler (it means wrong credentials or a dead session)',
+    async (path) => {
+      stubFetch(async () =>
+        json({ message: 'Invalid email/username or password', code: 'unauthorized' }, { status: 401 }),
+      );
+      const handler = vi.fn((retry: () => Promise<Response>) => retry());
+      setUnauthorizedHandler(handler);
+      const error = await caught(apiRequest(path, okSchema, { method: 'POST', body: {} }));
+      expect(error).toMatchObject({ status: 401, message: 'Invalid email/username or password' });
+      expect(handler).not.toHaveBeenCalled();
+    },
+  );
+
+  it('throws the second 401 when the retried request is refused too (one retry only)', async () => {
+    const fetchMock = stubFetch(async () =>
+      json({ message: 'Token expired', code: 'unauthorized' }, { status: 401 }),
+    );
+    setUnauthorizedHandler((retry) => retry());
+    const error = await caught(apiRequest('/auth/me', okSchema));
+    expect(error).toMatchObject({ status: 401 });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
   });
 
   it('is a plain 401 error without a handler', async () => {

@@ -44,46 +44,110 @@ export interface RequestOptions {
   /** The caller's cancellation (TanStack Query passes one); an abort is rethrown as is. */
   signal?: AbortSignal;
   timeoutMs?: number;
-  /** Set by the refresh call itself so a 401 there can't start another refresh. */
+  /** A 401 on this call is final: no token refresh (login, register, refresh and logout never refresh). */
   skipUnauthorizedHandler?: boolean;
 }
 
 /**
- * Seam for SPEC §4's 401 handling: the auth module installs a handler that runs one shared
- * token refresh, queues concurrent callers and calls `retry` with the new token (or signs
- * the user out and rethrows). Until then a 401 is an ordinary ApiError.
+ * SPEC §4's 401 handling: the auth module installs a handler that runs one shared token
+ * refresh, queues concurrent callers and calls `retry` (which sends the request again with the
+ * stored token, now the new one), or signs the user out and rethrows. `sentToken` is the
+ * access token the failed request carried, so the handler can tell whether someone else has
+ * already replaced it. Until a handler is installed a 401 is an ordinary ApiError.
  */
-export type UnauthorizedHandler = (retry: () => Promise<Response>, failed: ApiError) => Promise<Response>;
+export type UnauthorizedHandler = (
+  retry: () => Promise<Response>,
+  failed: ApiError,
+  sentToken: string | null,
+) => Promise<Response>;
 
-let unauthorizedHandler: UnauthorizedHandler | null = null;
+/**
+ * Calls whose 401 means "wrong credentials" or "session gone", never "access token expired":
+ * refreshing for them would loop or hide the real answer.
+ */
+const NO_REFRESH_PATHS = new Set(['/auth/login', '/auth/register', '/auth/refresh', '/auth/logout']);
 
-export function setUnauthorizedHandler(handler: UnauthorizedHandler | null): void {
-  unauthorizedHandler = handler;
+function refreshes(path: string): boolean {
+  return !NO_REFRESH_PATHS.has(path.split('?')[0] ?? path);
 }
+
+export interface ApiClient {
+  apiFetch(path: string, options?: RequestOptions): Promise<Response>;
+  apiRequest<T>(path: string, schema: ResponseSchema<T>, options?: RequestOptions): Promise<T>;
+  setUnauthorizedHandler(handler: UnauthorizedHandler | null): void;
+}
+
+/**
+ * One client per page. The app uses the default instance below; tests build a second one to
+ * stand for another browser tab sharing the same storage.
+ */
+export function createApiClient(): ApiClient {
+  let unauthorizedHandler: UnauthorizedHandler | null = null;
+
+  /**
+   * Sends one request and returns the raw Response when it is OK; every failure becomes an
+   * ApiError. Use `apiRequest` for JSON answers; this is for downloads (CSV export).
+   */
+  async function apiFetch(path: string, options: RequestOptions = {}): Promise<Response> {
+    const first = await sendOnce(path, options);
+    if (first.response.ok) return first.response;
+
+    const failed = await toApiError(first.response);
+    const handler = unauthorizedHandler;
+    if (first.response.status === 401 && handler && !options.skipUnauthorizedHandler && refreshes(path)) {
+      const retried = await handler(
+        async () => (await sendOnce(path, options)).response,
+        failed,
+        first.token,
+      );
+      if (retried.ok) return retried;
+      throw await toApiError(retried);
+    }
+    throw failed;
+  }
+
+  /**
+   * JSON call validated against the response schema, so a shape change on the server shows up
+   * as an error here instead of as `undefined` deep inside a screen.
+   */
+  async function apiRequest<T>(
+    path: string,
+    schema: ResponseSchema<T>,
+    options: RequestOptions = {},
+  ): Promise<T> {
+    const response = await apiFetch(path, options);
+    let json: unknown;
+    try {
+      json = response.status === 204 ? null : await response.json();
+    } catch {
+      throw new ApiError('Invalid response format from server', response.status);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) throw new ApiError('Invalid response format from server', response.status);
+    return parsed.data;
+  }
+
+  return {
+    apiFetch,
+    apiRequest,
+    setUnauthorizedHandler: (handler) => {
+      unauthorizedHandler = handler;
+    },
+  };
+}
+
+const defaultClient = createApiClient();
+
+/** The page's client (see `createApiClient`). */
+export const apiFetch = defaultClient.apiFetch;
+export const apiRequest = defaultClient.apiRequest;
+export const setUnauthorizedHandler = defaultClient.setUnauthorizedHandler;
 
 export function getApiBase(): string {
   const configured = typeof window === 'undefined' ? undefined : window.__API_BASE__;
   if (configured) return configured.replace(/\/+$/, '');
   const origin = typeof window === 'undefined' ? 'null' : window.location.origin;
   return origin && origin !== 'null' ? origin : LOCAL_DEFAULT_BASE;
-}
-
-/**
- * Sends one request and returns the raw Response when it is OK; every failure becomes an
- * ApiError. Use `apiRequest` for JSON answers; this is for downloads (CSV export).
- */
-export async function apiFetch(path: string, options: RequestOptions = {}): Promise<Response> {
-  const send = () => sendOnce(path, options);
-  const response = await send();
-  if (response.ok) return response;
-
-  const failed = await toApiError(response);
-  if (response.status === 401 && unauthorizedHandler && !options.skipUnauthorizedHandler) {
-    const retried = await unauthorizedHandler(send, failed);
-    if (retried.ok) return retried;
-    throw await toApiError(retried);
-  }
-  throw failed;
 }
 
 /**
@@ -99,28 +163,11 @@ export function schemaFromGuard<T>(guard: (data: unknown) => data is T): Respons
   return { safeParse: (data) => (guard(data) ? { success: true, data } : { success: false }) };
 }
 
-/**
- * JSON call validated against the response schema, so a shape change on the server shows up
- * as an error here instead of as `undefined` deep inside a screen.
- */
-export async function apiRequest<T>(
+/** One attempt; also reports which access token it carried (SPEC §7: bearer when present). */
+async function sendOnce(
   path: string,
-  schema: ResponseSchema<T>,
-  options: RequestOptions = {},
-): Promise<T> {
-  const response = await apiFetch(path, options);
-  let json: unknown;
-  try {
-    json = response.status === 204 ? null : await response.json();
-  } catch {
-    throw new ApiError('Invalid response format from server', response.status);
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new ApiError('Invalid response format from server', response.status);
-  return parsed.data;
-}
-
-async function sendOnce(path: string, options: RequestOptions): Promise<Response> {
+  options: RequestOptions,
+): Promise<{ response: Response; token: string | null }> {
   const headers: Record<string, string> = {
     Accept: 'application/json',
     // SPEC §7: every call is JSON; the server takes an empty JSON body as {}.
@@ -135,12 +182,13 @@ async function sendOnce(path: string, options: RequestOptions): Promise<Response
   const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
 
   try {
-    return await fetch(`${getApiBase()}${path}`, {
+    const response = await fetch(`${getApiBase()}${path}`, {
       method: options.method ?? 'GET',
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal,
     });
+    return { response, token };
   } catch (error) {
     if (options.signal?.aborted) throw error;
     if (timeout.signal.aborted) throw new ApiError(TIMEOUT_MESSAGE, 0);

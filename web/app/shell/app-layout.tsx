@@ -1,7 +1,7 @@
 import { ActionIcon, AppShell, Box, Divider, Overlay, ScrollArea, Tooltip } from '@mantine/core';
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
 import { Suspense, useEffect, useId } from 'react';
-import { Outlet, useLocation, useNavigate } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import {
   MOBILE_BREAKPOINT_PX,
   SIDEBAR_COLLAPSED_PX,
@@ -29,7 +29,6 @@ const FOOTER_HEIGHT = 36;
 /** SPEC §2's app shell: top bar, the members' sidebar, the screen, and the version footer. */
 export function AppLayout() {
   const { user, logout } = useAuth();
-  const navigate = useNavigate();
   const location = useLocation();
   const sidebar = useSidebarState();
   const sidebarId = useId();
@@ -58,9 +57,9 @@ export function AppLayout() {
     return () => window.removeEventListener('keydown', onKeyDown);
   }, [isMobileOpen, closeMobile]);
 
-  const signOut = async () => {
-    await logout();
-    navigate('/');
+  // The route guard takes the visitor to `/` once the session is gone (SPEC §4).
+  const signOut = () => {
+    void logout();
   };
 
   return (

@@ -1,59 +1,215 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { STORAGE_KEYS } from '../../../shared/constants.ts';
-import { clearSession, readAccessToken, readJson } from '../storage.ts';
-import { isStoredUser, type User } from './user.ts';
+import { isApiError, setUnauthorizedHandler } from '../api-client.ts';
+import {
+  clearSession,
+  readAccessToken,
+  readJson,
+  readRefreshToken,
+  writeJson,
+  writeRememberMe,
+  writeTokens,
+} from '../storage.ts';
+import { getMe } from './api/get-me.ts';
+import { postLogin } from './api/login.ts';
+import { postLogout } from './api/logout.ts';
+import { postRefresh } from './api/refresh-token.ts';
+import { createTokenRefresher } from './token-refresh.ts';
+import { isSameUser, isUser, type User } from './user.ts';
+
+export const INIT_FAILED_MESSAGE = 'Failed to initialize authentication';
 
 export type AuthStatus = 'initializing' | 'ready';
+
+/**
+ * Why the last session ended, until the visitor has arrived where that sends them
+ * (route-guard.tsx): 'signed-out' goes to `/` (SPEC §4 logout, also a sign-out in another
+ * tab), 'expired' goes to `/login` (a failed refresh).
+ */
+export type SessionEnd = 'signed-out' | 'expired' | null;
 
 export interface AuthState {
   status: AuthStatus;
   /** null when nobody is signed in (or before `status` is 'ready'). */
   user: User | null;
+  sessionEnd: SessionEnd;
+}
+
+export interface Credentials {
+  email_or_username: string;
+  password: string;
 }
 
 export interface AuthContextValue extends AuthState {
-  /** Clears the stored session (SPEC §4). The caller navigates to `/` afterwards. */
+  /**
+   * POST /auth/login, then stores both tokens, the user and the remember-me flag. Rejects with
+   * the ApiError for the form to show. The login screen's guard then sends the member to the
+   * stored redirect-after-login hash, else to /home.
+   */
+  login: (credentials: Credentials, remember: boolean) => Promise<User>;
+  /** Revokes the session on the server (best effort), clears storage; the guards go to `/`. */
   logout: () => Promise<void>;
+  /** After a profile edit or a token/webhook change: merged into the user, kept and stored. */
+  updateUser: (changes: Partial<User>) => void;
+  /** Called by the route guard once the visitor stands where the session end sent them. */
+  acknowledgeSessionEnd: () => void;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
+interface RestoredSession {
+  user: User | null;
+  /** The check could not be made (network, server error): the stored session is kept. */
+  failed: boolean;
+}
+
 /**
- * Reads the stored session. This is the single place that will verify it with GET /auth/me
- * (and clear storage when that fails) and that will hold login, logout and the token refresh
- * handler for the API client; until then a stored user with a token counts as signed in.
+ * SPEC §4: stored tokens are checked with GET /auth/me (an expired access token is refreshed
+ * on the way, by the 401 handler). A refused session is cleared. When the server can't be
+ * reached the stored user stays signed in and the failure is reported: clearing it would sign
+ * everybody out whenever the server restarts.
  */
-async function restoreSession(): Promise<User | null> {
-  const stored = readJson(localStorage, STORAGE_KEYS.user);
-  if (!readAccessToken() || !isStoredUser(stored)) {
+async function restoreSession(): Promise<RestoredSession> {
+  if (!readAccessToken() && !readRefreshToken()) {
     clearSession();
-    return null;
+    return { user: null, failed: false };
   }
-  return stored;
+  try {
+    const user = await getMe();
+    writeJson(localStorage, STORAGE_KEYS.user, user);
+    return { user, failed: false };
+  } catch (error) {
+    if (isApiError(error) && (error.status === 0 || error.status >= 500)) {
+      const stored = readJson(localStorage, STORAGE_KEYS.user);
+      if (isUser(stored)) return { user: stored, failed: true };
+    }
+    clearSession();
+    return { user: null, failed: !isApiError(error) || error.status === 0 || error.status >= 500 };
+  }
+}
+
+/** The user another tab left in storage: null when it signed out (or storage is incomplete). */
+function readStoredUser(): User | null {
+  const stored = readJson(localStorage, STORAGE_KEYS.user);
+  return readAccessToken() && isUser(stored) ? stored : null;
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<AuthState>({ status: 'initializing', user: null });
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<AuthState>({ status: 'initializing', user: null, sessionEnd: null });
+  const stateRef = useRef(state);
+  useEffect(() => {
+    stateRef.current = state;
+  }, [state]);
+
+  /** Nothing cached for one member may be shown to the next (the version query is everyone's). */
+  const forgetUserData = useCallback(() => {
+    queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'version' });
+  }, [queryClient]);
+
+  const expireSession = useCallback(() => {
+    clearSession();
+    forgetUserData();
+    // While the app starts nobody is shown as signed in yet: no redirect, just anonymous.
+    setState((current) => (current.user ? { ...current, user: null, sessionEnd: 'expired' } : current));
+  }, [forgetUserData]);
+
+  // Installed before the session check below runs, so that check may refresh an expired token.
+  useEffect(() => {
+    const refresher = createTokenRefresher({
+      requestRefresh: (refreshToken) => postRefresh(refreshToken),
+      onSessionExpired: expireSession,
+    });
+    setUnauthorizedHandler(refresher.handleUnauthorized);
+    return () => setUnauthorizedHandler(null);
+  }, [expireSession]);
 
   useEffect(() => {
     let cancelled = false;
-    restoreSession()
-      .catch(() => null)
-      .then((user) => {
-        if (!cancelled) setState({ status: 'ready', user });
-      });
+    restoreSession().then(({ user, failed }) => {
+      if (cancelled) return;
+      setState({ status: 'ready', user, sessionEnd: null });
+      if (failed) notifications.show({ color: 'red', message: INIT_FAILED_MESSAGE });
+    });
     return () => {
       cancelled = true;
     };
   }, []);
 
+  // Other tabs: a sign-in, a sign-out, a failed refresh or a profile edit there shows here too.
+  // (Rotated tokens need nothing: every request reads the stored token.)
+  useEffect(() => {
+    const onStorage = (event: StorageEvent) => {
+      if (event.key !== null && event.key !== STORAGE_KEYS.user && event.key !== STORAGE_KEYS.accessToken) {
+        return;
+      }
+      const current = stateRef.current;
+      if (current.status !== 'ready') return;
+      const stored = readStoredUser();
+      if (stored === null) {
+        if (current.user) {
+          forgetUserData();
+          setState({ ...current, user: null, sessionEnd: 'signed-out' });
+        }
+        return;
+      }
+      if (current.user && isSameUser(current.user, stored)) return;
+      if (current.user?.id !== stored.id) forgetUserData();
+      setState({ ...current, user: stored, sessionEnd: null });
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, [forgetUserData]);
+
+  const login = useCallback(
+    async (credentials: Credentials, remember: boolean) => {
+      const answer = await postLogin({ ...credentials, remember_me: remember });
+      writeTokens({ accessToken: answer.access_token, refreshToken: answer.refresh_token });
+      writeJson(localStorage, STORAGE_KEYS.user, answer.user);
+      writeRememberMe(remember);
+      forgetUserData();
+      setState({ status: 'ready', user: answer.user, sessionEnd: null });
+      return answer.user;
+    },
+    [forgetUserData],
+  );
+
   const logout = useCallback(async () => {
-    // The auth issue adds POST /auth/logout here (revokes the refresh-token family).
+    const refreshToken = readRefreshToken();
     clearSession();
-    setState({ status: 'ready', user: null });
+    forgetUserData();
+    setState((current) => ({ ...current, user: null, sessionEnd: 'signed-out' }));
+    if (refreshToken) await postLogout(refreshToken).catch(() => undefined);
+  }, [forgetUserData]);
+
+  const updateUser = useCallback((changes: Partial<User>) => {
+    setState((current) => {
+      if (!current.user) return current;
+      const user = { ...current.user, ...changes };
+      writeJson(localStorage, STORAGE_KEYS.user, user);
+      return { ...current, user };
+    });
   }, []);
 
-  const value = useMemo<AuthContextValue>(() => ({ ...state, logout }), [state, logout]);
+  const acknowledgeSessionEnd = useCallback(() => {
+    setState((current) => (current.sessionEnd === null ? current : { ...current, sessionEnd: null }));
+  }, []);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({ ...state, login, logout, updateUser, acknowledgeSessionEnd }),
+    [state, login, logout, updateUser, acknowledgeSessionEnd],
+  );
   return <AuthContext value={value}>{children}</AuthContext>;
 }
 
@@ -61,4 +217,11 @@ export function useAuth(): AuthContextValue {
   const value = useContext(AuthContext);
   if (!value) throw new Error('useAuth must be used inside <AuthProvider>');
   return value;
+}
+
+/** For screens behind the 'member' guard, where a user is always present. */
+export function useSignedInUser(): User {
+  const { user } = useAuth();
+  if (!user) throw new Error('useSignedInUser is only for signed-in screens');
+  return user;
 }

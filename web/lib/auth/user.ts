@@ -1,42 +1,45 @@
-/**
- * The signed-in user as the client keeps it (SPEC §3). Local for now; it moves to a shared
- * zod schema when the auth API lands, and this file then re-exports that type.
- */
-export interface User {
-  id: number;
-  username: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  is_active: boolean;
-  is_verified: boolean;
-  is_admin: boolean;
-  created_at: string;
-  updated_at: string;
-  last_login_at: string | null;
-  has_personal_github_token?: boolean;
-  github_token_last_four?: string | null;
-  github_token_set_at?: string | null;
-  github_default_quota_remaining?: number | null;
-  has_slack_webhook?: boolean;
-  slack_webhook_set_at?: string | null;
-}
+import type { User } from '../../../shared/schemas/auth.ts';
+
+/** SPEC §3's user, as the API sends it and the client keeps it (shared/schemas/auth.ts). */
+export type { User };
+
+const STRING_FIELDS = ['username', 'email', 'first_name', 'last_name', 'created_at', 'updated_at'] as const;
+const BOOLEAN_FIELDS = [
+  'is_active',
+  'is_verified',
+  'is_admin',
+  'has_personal_github_token',
+  'has_slack_webhook',
+] as const;
+const NULLABLE_STRING_FIELDS = [
+  'last_login_at',
+  'github_token_last_four',
+  'github_token_set_at',
+  'slack_webhook_set_at',
+] as const;
 
 /**
- * Accepts a stored value only when the fields the shell relies on are present; anything else
- * (an old format, a hand edit) counts as "not signed in" rather than crashing a screen.
+ * Mirrors `userSchema` field by field. The session is restored before any screen loads, and a
+ * guard keeps zod out of the first-load bundle (a test checks the two agree). A stored value in
+ * an old format or edited by hand reads as "not signed in" rather than crashing a screen.
  */
-export function isStoredUser(value: unknown): value is User {
+export function isUser(value: unknown): value is User {
   if (typeof value !== 'object' || value === null) return false;
   const user = value as Record<string, unknown>;
   return (
-    typeof user.id === 'number' &&
-    typeof user.username === 'string' &&
-    typeof user.email === 'string' &&
-    typeof user.first_name === 'string' &&
-    typeof user.last_name === 'string' &&
-    typeof user.is_admin === 'boolean'
+    Number.isInteger(user.id) &&
+    STRING_FIELDS.every((field) => typeof user[field] === 'string') &&
+    BOOLEAN_FIELDS.every((field) => typeof user[field] === 'boolean') &&
+    NULLABLE_STRING_FIELDS.every((field) => user[field] === null || typeof user[field] === 'string') &&
+    (user.github_default_quota_remaining === null || Number.isInteger(user.github_default_quota_remaining))
   );
+}
+
+/** Field-by-field equality, independent of key order (stored copies and answers may differ in it). */
+export function isSameUser(a: User, b: User): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof User)[]);
+  for (const key of keys) if (a[key] !== b[key]) return false;
+  return true;
 }
 
 export function displayName(user: User): string {

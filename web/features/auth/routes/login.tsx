@@ -1,5 +1,97 @@
-import { PagePlaceholder } from '../../../components/page-placeholder.tsx';
+import { Anchor, Button, Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconLogin } from '@tabler/icons-react';
+import { type ReactNode, useState } from 'react';
+import { Link } from 'react-router';
+import { REMEMBER_ME_HOURS } from '../../../../shared/constants.ts';
+import { loginBodySchema } from '../../../../shared/schemas/auth.ts';
+import { AuthCard } from '../../../components/auth-card.tsx';
+import { FormMessage } from '../../../components/form-message.tsx';
+import { PasswordField } from '../../../components/password-field.tsx';
+import { isApiError } from '../../../lib/api-client.ts';
+import { describeError } from '../../../lib/api-errors.ts';
+import { zodResolver } from '../../../lib/forms/zod-resolver.ts';
+import { type LoginVariables, useLogin } from '../api/login.ts';
+import { AUTH_MESSAGES } from '../messages.ts';
+
+/** SPEC §8: the server's text, else 'Login failed'; a network failure has its own text. */
+function loginError(error: unknown): ReactNode {
+  const text = describeError(error, AUTH_MESSAGES.loginFailed, { network: AUTH_MESSAGES.network });
+  // An unverified account can ask for a new link right from here.
+  if (isApiError(error) && error.status === 403 && /verif/i.test(text)) {
+    return (
+      <>
+        {text}{' '}
+        <Anchor component={Link} to="/resend-verification" inherit fw={600}>
+          Resend verification email
+        </Anchor>
+      </>
+    );
+  }
+  return text;
+}
 
 export default function LoginRoute() {
-  return <PagePlaceholder title="Sign In" />;
+  const login = useLogin();
+  const [error, setError] = useState<ReactNode>(null);
+  const form = useForm<LoginVariables>({
+    initialValues: { email_or_username: '', password: '', remember_me: false },
+    validate: zodResolver(loginBodySchema),
+  });
+
+  const incomplete = form.values.email_or_username.trim() === '' || form.values.password === '';
+
+  const submit = form.onSubmit((values) => {
+    setError(null);
+    login.mutate(values, { onError: (failure) => setError(loginError(failure)) });
+  });
+
+  return (
+    <AuthCard title="Sign In" subtitle="Welcome back. Sign in to your catalogue.">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          {error && <FormMessage kind="error">{error}</FormMessage>}
+          <TextInput
+            label="Email or Username"
+            placeholder="you@example.com or username"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            data-autofocus
+            {...form.getInputProps('email_or_username')}
+          />
+          <PasswordField
+            label="Password"
+            placeholder="Your password"
+            autoComplete="current-password"
+            {...form.getInputProps('password')}
+          />
+          <Group justify="space-between" gap="xs">
+            <Checkbox
+              label={`Remember me for ${REMEMBER_ME_HOURS} hours`}
+              {...form.getInputProps('remember_me', { type: 'checkbox' })}
+            />
+            <Anchor component={Link} to="/forgot-password" size="sm">
+              Forgot password?
+            </Anchor>
+          </Group>
+          <Button
+            type="submit"
+            fullWidth
+            loading={login.isPending}
+            disabled={incomplete || login.isPending}
+            leftSection={<IconLogin size={18} aria-hidden />}
+          >
+            Sign In
+          </Button>
+          <Text size="sm" ta="center">
+            Don&apos;t have an account?{' '}
+            <Anchor component={Link} to="/register" fw={600}>
+              Create one
+            </Anchor>
+          </Text>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
 }

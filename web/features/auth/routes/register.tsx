@@ -1,5 +1,162 @@
-import { PagePlaceholder } from '../../../components/page-placeholder.tsx';
+import { Anchor, Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconMailCheck, IconUserPlus } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { VERIFICATION_LINK_HOURS } from '../../../../shared/constants.ts';
+import { registerBodySchema } from '../../../../shared/schemas/auth.ts';
+import { AuthCard } from '../../../components/auth-card.tsx';
+import { FormMessage } from '../../../components/form-message.tsx';
+import { PasswordField } from '../../../components/password-field.tsx';
+import { describeError, fieldErrors } from '../../../lib/api-errors.ts';
+import { confirmationCheck, zodResolver } from '../../../lib/forms/zod-resolver.ts';
+import { useRegister } from '../api/register.ts';
+import { AUTH_MESSAGES } from '../messages.ts';
+
+interface RegisterValues {
+  email: string;
+  username: string;
+  first_name: string;
+  last_name: string;
+  password: string;
+  confirm_password: string;
+}
+
+const emptyValues: RegisterValues = {
+  email: '',
+  username: '',
+  first_name: '',
+  last_name: '',
+  password: '',
+  confirm_password: '',
+};
 
 export default function RegisterRoute() {
-  return <PagePlaceholder title="Create Account" />;
+  const register = useRegister();
+  const [error, setError] = useState<string | null>(null);
+  const [successMessage, setSuccessMessage] = useState<string | null>(null);
+  const form = useForm<RegisterValues>({
+    initialValues: emptyValues,
+    // SPEC §2: editing a field clears its error (Mantine's default, stated for the reader).
+    clearInputErrorOnChange: true,
+    validate: zodResolver(
+      registerBodySchema,
+      confirmationCheck<RegisterValues>('password', 'confirm_password', 'Passwords do not match'),
+    ),
+  });
+
+  const submit = form.onSubmit(({ confirm_password: _confirmation, ...body }) => {
+    setError(null);
+    register.mutate(body, {
+      onSuccess: ({ message }) => {
+        form.reset();
+        setSuccessMessage(message);
+      },
+      onError: (failure) => {
+        form.setErrors(fieldErrors(failure));
+        setError(
+          describeError(failure, AUTH_MESSAGES.registrationFailed, { network: AUTH_MESSAGES.network }),
+        );
+      },
+    });
+  });
+
+  if (successMessage !== null) {
+    return (
+      <AuthCard
+        title="Registration Successful"
+        icon={<IconMailCheck size={30} aria-hidden />}
+        iconColor="green"
+        subtitle={successMessage}
+      >
+        <Stack gap="md">
+          {/verif/i.test(successMessage) && (
+            <Text size="sm" ta="center">
+              We sent a verification email to the address you entered. The link in it is valid for{' '}
+              {VERIFICATION_LINK_HOURS} hours.
+            </Text>
+          )}
+          <Button component={Link} to="/login" fullWidth>
+            Go to Login
+          </Button>
+          <Text size="sm" ta="center">
+            Didn&apos;t receive the email?{' '}
+            <Anchor component={Link} to="/resend-verification" fw={600}>
+              Resend verification email
+            </Anchor>
+          </Text>
+        </Stack>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title="Create Account" subtitle="Start tracking your repositories. Free, no credit card.">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          {error && <FormMessage kind="error">{error}</FormMessage>}
+          <TextInput
+            label="Email"
+            type="email"
+            placeholder="you@example.com"
+            autoComplete="email"
+            required
+            data-autofocus
+            {...form.getInputProps('email')}
+          />
+          <TextInput
+            label="Username"
+            placeholder="jane_doe"
+            description="3-20 characters: letters, numbers, _ or -"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+            {...form.getInputProps('username')}
+          />
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+            <TextInput
+              label="First Name"
+              autoComplete="given-name"
+              required
+              {...form.getInputProps('first_name')}
+            />
+            <TextInput
+              label="Last Name"
+              autoComplete="family-name"
+              required
+              {...form.getInputProps('last_name')}
+            />
+          </SimpleGrid>
+          <PasswordField
+            label="Password"
+            description="At least 8 characters with uppercase, lowercase and a number; symbols @$!%*?& allowed"
+            autoComplete="new-password"
+            required
+            {...form.getInputProps('password')}
+          />
+          <PasswordField
+            label="Confirm Password"
+            autoComplete="new-password"
+            required
+            {...form.getInputProps('confirm_password')}
+          />
+          <Button
+            type="submit"
+            fullWidth
+            loading={register.isPending}
+            leftSection={<IconUserPlus size={18} aria-hidden />}
+          >
+            Create Account
+          </Button>
+          <Group justify="center" gap={4}>
+            <Text size="sm">Already have an account?</Text>
+            <Anchor component={Link} to="/login" size="sm" fw={600}>
+              Sign in
+            </Anchor>
+          </Group>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
 }

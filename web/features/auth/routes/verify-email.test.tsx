@@ -1,0 +1,119 @@
+import { act, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../../lib/api-client.ts';
+import { errorResponse, type FetchHandler, jsonResponse, renderApp } from '../../../test-utils.tsx';
+import { AUTH_MESSAGES } from '../messages.ts';
+import { verifyErrorMessage } from './verify-email.tsx';
+
+const TOKEN = 'k7Q2xZ9pL4mN8vB1cD3eF5gH';
+const VERIFIED = 'Email verified successfully! You can now sign in.';
+
+function openVerify(handler: FetchHandler, route = `/verify-email?token=${TOKEN}`) {
+  return renderApp({ route, handlers: { 'POST /auth/verify-email': handler } });
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+  window.history.replaceState(null, '', '/');
+});
+
+describe('Verify e-mail', () => {
+  it('shows a spinner, sends the token once, then success; redirects to /login after 3 s', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const bodies: unknown[] = [];
+    openVerify(async (request) => {
+      bodies.push(await request.json());
+      return jsonResponse({ success: true, message: VERIFIED });
+    });
+    expect(await screen.findByText('Verifying your email address…')).toBeDefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Email Verified' })).toBeDefined();
+    expect(screen.getByText(VERIFIED)).toBeDefined();
+    expect(bodies).toEqual([{ token: TOKEN }]);
+    // The one-time token leaves the address bar once read.
+    expect(window.location.hash).toBe('#/verify-email');
+
+    await act(() => vi.advanceTimersByTimeAsync(2_900));
+    expect(window.location.hash).toBe('#/verify-email');
+    await act(() => vi.advanceTimersByTimeAsync(200));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign In' })).toBeDefined();
+    expect(window.location.hash).toBe('#/login');
+  });
+
+  it('offers a Go to Login button on success', async () => {
+    const { user } = openVerify(() => jsonResponse({ success: true, message: VERIFIED }));
+    await user.click(await screen.findByRole('link', { name: 'Go to Login' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign In' })).toBeDefined();
+  });
+
+  it('reads the token from the page query string too (/?token=…#/verify-email)', async () => {
+    window.history.replaceState(null, '', `/?token=${TOKEN}`);
+    const bodies: unknown[] = [];
+    openVerify(async (request) => {
+      bodies.push(await request.json());
+      return jsonResponse({ success: true, message: VERIFIED });
+    }, '/verify-email');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Email Verified' })).toBeDefined();
+    expect(bodies).toEqual([{ token: TOKEN }]);
+    expect(window.location.search).toBe('');
+  });
+
+  it.each([
+    ['400', () => errorResponse(400, 'Invalid or expired verification token.'), AUTH_MESSAGES.verifyInvalid],
+    ['404', () => errorResponse(404, 'Not found'), AUTH_MESSAGES.verifyNotFound],
+    [
+      '500',
+      () => jsonResponse({ message: 'Internal error', code: 'internal_error' }, { status: 500 }),
+      AUTH_MESSAGES.verifyServer,
+    ],
+    ['503', () => new Response('down', { status: 503 }), AUTH_MESSAGES.verifyServer],
+    [
+      '429 (its own message)',
+      () => errorResponse(429, 'Too many requests, retry in 60 s', { retry_after: 60 }),
+      'Too many requests, retry in 60 s',
+    ],
+    [
+      'a network failure',
+      () => {
+        throw new TypeError('Failed to fetch');
+      },
+      AUTH_MESSAGES.verifyNetwork,
+    ],
+  ])(
+    'maps %s to its SPEC §8 message on the failure screen',
+    async (_name, handler: FetchHandler, message) => {
+      openVerify(handler);
+      expect(await screen.findByRole('heading', { level: 1, name: 'Verification Failed' })).toBeDefined();
+      expect(screen.getByRole('alert').textContent).toBe(message);
+    },
+  );
+
+  it('lists possible causes and offers Register Again and Try to Login', async () => {
+    openVerify(() => errorResponse(404, 'Not found'));
+    await screen.findByRole('heading', { level: 1, name: 'Verification Failed' });
+    expect(screen.getByText('Possible causes:')).toBeDefined();
+    expect(screen.getByText(/The link has expired \(links are valid for 24 hours\)/)).toBeDefined();
+    expect(screen.getByText(/The link has already been used/)).toBeDefined();
+    expect(screen.getByRole('link', { name: 'Register Again' }).getAttribute('href')).toBe('#/register');
+    expect(screen.getByRole('link', { name: 'Try to Login' }).getAttribute('href')).toBe('#/login');
+  });
+
+  it('says so when the link has no token, without calling the server', async () => {
+    const { fetchMock } = openVerify(() => jsonResponse({}), '/verify-email');
+    await screen.findByRole('heading', { level: 1, name: 'Verification Failed' });
+    expect(screen.getByRole('alert').textContent).toBe(AUTH_MESSAGES.verifyMissingToken);
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/auth/verify-email'))).toBe(false);
+  });
+
+  it('rejects a token shorter than 10 characters (SPEC §5)', async () => {
+    openVerify(() => jsonResponse({}), '/verify-email?token=short');
+    const failure = await screen.findByRole('alert');
+    expect(failure.textContent).toBe(
+      'Invalid verification token format. Please use the link from your email.',
+    );
+  });
+
+  it('falls back to the generic text for anything that is not an API answer', () => {
+    expect(verifyErrorMessage(new Error('boom'))).toBe(AUTH_MESSAGES.verifyFallback);
+    expect(verifyErrorMessage(new ApiError('Request timeout', 0))).toBe('Request timeout');
+  });
+});

@@ -1,0 +1,88 @@
+import { Badge, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { DetailList } from '../../../components/detail-list.tsx';
+import type { User } from '../../../lib/auth/user.ts';
+import { formatAccountAge, formatDate, formatDateTime } from '../../../lib/format.ts';
+import { useRepositoryCount } from '../api/get-repository-count.ts';
+
+function Stat({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Paper withBorder radius="md" p="md" bg="var(--mantine-color-default-hover)">
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600} lts={0.4}>
+        {label}
+      </Text>
+      <Text size="xl" fw={700} mt={4} component="div">
+        {children}
+      </Text>
+    </Paper>
+  );
+}
+
+function Flag({ value }: { value: boolean }) {
+  return (
+    <Badge size="lg" variant="light" color={value ? 'teal' : 'gray'}>
+      {value ? 'Yes' : 'No'}
+    </Badge>
+  );
+}
+
+/** SPEC §2: repository count, account age, email verified, admin. */
+export function AccountStatisticsCard({ user }: { user: User }) {
+  const count = useRepositoryCount(user.id);
+  return (
+    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
+      <Stack gap="md">
+        <Title order={2} size="h4">
+          Account Statistics
+        </Title>
+        <SimpleGrid cols={2} spacing="sm">
+          <Stat label="Repositories">
+            {count.isPending ? (
+              <Loader size="sm" aria-label="Loading repository count" />
+            ) : count.isSuccess ? (
+              count.data
+            ) : (
+              // The list may not exist yet or may fail: the profile still works.
+              <span title="Not available">—</span>
+            )}
+          </Stat>
+          <Stat label="Account Age">{formatAccountAge(user.created_at)}</Stat>
+          <Stat label="Email Verified">
+            <Flag value={user.is_verified} />
+          </Stat>
+          <Stat label="Admin">
+            <Flag value={user.is_admin} />
+          </Stat>
+        </SimpleGrid>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** SPEC §2: member since, last updated, last login, status. */
+export function AccountDetailsCard({ user }: { user: User }) {
+  return (
+    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
+      <Stack gap="xs">
+        <Title order={2} size="h4">
+          Account Details
+        </Title>
+        <DetailList
+          items={[
+            { label: 'Member Since', value: formatDate(user.created_at) },
+            { label: 'Last Updated', value: formatDateTime(user.updated_at) },
+            { label: 'Last Login', value: formatDateTime(user.last_login_at, 'Never') },
+            {
+              label: 'Status',
+              value: (
+                <Badge variant="light" color={user.is_active ? 'teal' : 'red'}>
+                  {user.is_active ? 'Active' : 'Inactive'}
+                </Badge>
+              ),
+            },
+          ]}
+        />
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,142 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { STORAGE_KEYS } from '../../../../shared/constants.ts';
+import {
+  buildUser,
+  errorResponse,
+  type FetchHandler,
+  jsonResponse,
+  meFromStorage,
+  renderApp,
+  signIn,
+} from '../../../test-utils.tsx';
+
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+
+async function openProfile(handlers: Record<string, FetchHandler> = {}, overrides = {}) {
+  const member = signIn(buildUser({ created_at: daysAgo(45), ...overrides }));
+  const rendered = renderApp({ route: '/profile', handlers });
+  await screen.findByRole('heading', { level: 1, name: 'Profile' });
+  const section = (name: string) =>
+    screen.getByRole('heading', { level: 2, name }).closest('.mantine-Paper-root') as HTMLElement;
+  return { ...rendered, member, section };
+}
+
+const firstName = () => screen.getByRole('textbox', { name: /^First Name/ }) as HTMLInputElement;
+const lastName = () => screen.getByRole('textbox', { name: /^Last Name/ }) as HTMLInputElement;
+
+describe('Profile: personal information', () => {
+  it("shows the names, username and e-mail, with 'Not set' for an empty one", async () => {
+    const { section } = await openProfile({}, { last_name: '' });
+    const info = section('Personal Information');
+    expect(within(info).getByText('Alice')).toBeDefined();
+    expect(within(info).getByText('Not set')).toBeDefined();
+    expect(within(info).getByText('alice')).toBeDefined();
+    expect(within(info).getByText('alice@example.com')).toBeDefined();
+  });
+
+  it('edits first and last name only; Cancel restores the previous values', async () => {
+    const { user, section } = await openProfile();
+    await user.click(within(section('Personal Information')).getByRole('button', { name: 'Edit' }));
+
+    expect(screen.getByRole('textbox', { name: /^Username/ }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('textbox', { name: /^Email/ }).hasAttribute('disabled')).toBe(true);
+    await user.clear(firstName());
+    await user.type(firstName(), 'Alicia');
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+
+    const info = section('Personal Information');
+    expect(within(info).getByText('Alice')).toBeDefined();
+    expect(within(info).queryByText('Alicia')).toBeNull();
+    await user.click(within(info).getByRole('button', { name: 'Edit' }));
+    expect(firstName().value).toBe('Alice');
+  });
+
+  it("requires both names ('First name and last name are required')", async () => {
+    const { user, fetchMock } = await openProfile();
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    await user.clear(lastName());
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('First name and last name are required')).toBeDefined();
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'PATCH')).toBe(false);
+  });
+
+  it('saves with PATCH /auth/me, returns to view mode, updates the sidebar and clears the message after 3 s', async () => {
+    let body: unknown;
+    const { user, member, section } = await openProfile({
+      'PATCH /auth/me': async (request) => {
+        body = await request.json();
+        return jsonResponse({ user: { ...member, first_name: 'Alicia', last_name: 'Smythe' } });
+      },
+    });
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    await user.clear(firstName());
+    await user.type(firstName(), ' Alicia ');
+    await user.clear(lastName());
+    await user.type(lastName(), 'Smythe');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByText('Profile updated successfully')).toBeDefined();
+    expect(body).toEqual({ first_name: 'Alicia', last_name: 'Smythe' });
+    expect(within(section('Personal Information')).getByText('Alicia')).toBeDefined();
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(within(nav).getByText('Alicia Smythe')).toBeDefined();
+    expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.user) ?? '{}').first_name).toBe('Alicia');
+    await waitFor(() => expect(screen.queryByText('Profile updated successfully')).toBeNull(), {
+      timeout: 4_000,
+    });
+  });
+
+  it("shows the server's message, or 'Failed to update profile', and stays in edit mode", async () => {
+    const { user } = await openProfile({ 'PATCH /auth/me': () => new Response('oops', { status: 500 }) });
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Failed to update profile');
+    expect(screen.getByRole('button', { name: 'Save' })).toBeDefined();
+  });
+
+  it("says 'Failed to load profile information' when the fresh copy can't be fetched", async () => {
+    let calls = 0;
+    await openProfile({
+      'GET /auth/me': (request) => {
+        calls += 1;
+        // The first call restores the session at start; the profile's own fetch fails.
+        return calls === 1 ? meFromStorage(request) : new Response('down', { status: 503 });
+      },
+    });
+    expect(await screen.findByText('Failed to load profile information')).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeDefined();
+  });
+});
+
+describe('Profile: statistics and details', () => {
+  it("counts the member's own repositories by user_id", async () => {
+    const { section } = await openProfile({
+      'GET /repositories/': () =>
+        jsonResponse({ repositories: [{ user_id: 1 }, { user_id: 2 }, { user_id: 1 }, { user_id: 3 }] }),
+    });
+    const stats = section('Account Statistics');
+    expect(await within(stats).findByText('2')).toBeDefined();
+    expect(within(stats).getByText('1 month')).toBeDefined();
+  });
+
+  it("shows '—' when the repository list is not available", async () => {
+    const { section } = await openProfile({ 'GET /repositories/': () => errorResponse(404, 'Not found') });
+    expect(await within(section('Account Statistics')).findByText('—')).toBeDefined();
+  });
+
+  it('shows the flags and the account details', async () => {
+    const { section } = await openProfile({}, { is_admin: true, is_verified: true, last_login_at: null });
+    const stats = section('Account Statistics');
+    const flag = (label: string) => within(stats).getByText(label).parentElement as HTMLElement;
+    expect(within(flag('Email Verified')).getByText('Yes')).toBeDefined();
+    expect(within(flag('Admin')).getByText('Yes')).toBeDefined();
+
+    const details = section('Account Details');
+    expect(within(details).getByText('Member Since')).toBeDefined();
+    expect(within(details).getByText('Last Updated')).toBeDefined();
+    expect(within(details).getByText('Never')).toBeDefined();
+    expect(within(details).getByText('Active')).toBeDefined();
+  });
+});

@@ -1,0 +1,19 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { SlackWebhookStatus } from '../../../../shared/schemas/auth.ts';
+import { meQueryKey } from '../../../lib/auth/api/get-me.ts';
+import type { User } from '../../../lib/auth/user.ts';
+
+export const slackWebhookQueryKey = [...meQueryKey, 'slack-webhook'] as const;
+
+/**
+ * After a save or removal: the status query and the user's webhook fields show the new state
+ * (the add screen reads `has_slack_webhook` to offer notifications).
+ */
+export function applySlackWebhookStatus(
+  queryClient: QueryClient,
+  status: SlackWebhookStatus,
+  updateUser: (changes: Partial<User>) => void,
+): void {
+  queryClient.setQueryData(slackWebhookQueryKey, status);
+  updateUser({ has_slack_webhook: status.has_webhook, slack_webhook_set_at: status.webhook_set_at });
+}

@@ -1,4 +1,5 @@
-import { type APIRequestContext, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 
 /**
  * The admin journey: every dashboard tab, the user toggles, backups (create, automatic,

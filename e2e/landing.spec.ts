@@ -1,9 +1,11 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 
 const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
 
 test.describe('landing page and hash navigation', () => {
-  test('an anonymous visitor sees the landing page and reaches sign-in and registration', async ({ page }) => {
+  test('an anonymous visitor sees the landing page and reaches sign-in and registration', async ({
+    page,
+  }) => {
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await expect(page.getByText('Initializing...')).toHaveCount(0);
@@ -34,7 +36,10 @@ test.describe('landing page and hash navigation', () => {
   test('the API serves its JSON at the same origin', async ({ request }) => {
     const version = await request.get('/version');
     expect(version.ok()).toBe(true);
-    expect(await version.json()).toMatchObject({ app_name: 'Repository Tracker', api_version: expect.any(String) });
+    expect(await version.json()).toMatchObject({
+      app_name: 'Repository Tracker',
+      api_version: expect.any(String),
+    });
     const missing = await request.get('/repositories/no/such/path/at/all');
     expect(missing.status()).toBe(404);
     expect(await missing.json()).toMatchObject({ code: 'not_found' });

@@ -54,7 +54,12 @@ const session = await api<{ access_token: string }>('POST', '/auth/login', {
   remember_me: true,
 });
 // The double accepts any token: with one, imports take the GraphQL path, 25 repositories a query.
-await api('PUT', '/auth/me/github-token', { token: 'ghp_demoTokenForTheGitHubDouble0001' }, session.access_token);
+await api(
+  'PUT',
+  '/auth/me/github-token',
+  { token: 'ghp_demoTokenForTheGitHubDouble0001' },
+  session.access_token,
+);
 
 const items = listDoubleRepositories()
   .filter((repository) => !repository.special)

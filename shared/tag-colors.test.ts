@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TAG_COLOR_PAIRS } from './constants.ts';
 import {
   countDistinctTags,
   countTags,
@@ -26,7 +27,8 @@ function contrast(a: string, b: string): number {
 
 describe('tag colours (SPEC §2, §9)', () => {
   it('has 12 distinct pairs, each readable (AA) in light and dark mode', () => {
-    expect(TAG_COLORS).toHaveLength(12);
+    expect(TAG_COLORS).toHaveLength(TAG_COLOR_PAIRS);
+    expect(TAG_COLOR_PAIRS).toBe(12);
     expect(new Set(TAG_COLORS.map((pair) => pair.light.background)).size).toBe(12);
     for (const pair of TAG_COLORS) {
       expect(contrast(pair.light.background, pair.light.color)).toBeGreaterThanOrEqual(4.5);

@@ -33,8 +33,6 @@ export const TAG_COLORS: readonly TagColors[] = [
   { light: { background: '#e2e8f0', color: '#334155' }, dark: { background: '#334155', color: '#e2e8f0' } },
 ];
 
-if (TAG_COLORS.length !== TAG_COLOR_PAIRS) throw new Error('TAG_COLORS must hold TAG_COLOR_PAIRS pairs');
-
 /** The classic 32-bit string hash (`hash * 31 + code`), over the lower-cased name. */
 export function hashTag(tag: string): number {
   let hash = 0;
@@ -78,7 +76,7 @@ function countInto(counts: Map<string, TagCount>, tags: string): void {
   }
 }
 
-const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+const byName = /* @__PURE__ */ new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
 /** Every tag with its repository count, sorted by name (SPEC §2 Tags page). */
 export function countTags(repositories: readonly Tagged[]): TagCount[] {

@@ -1,3 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import type { RepositorySummary } from '../../../shared/schemas/repositories.ts';
+import { countDistinctTags } from '../../../shared/tag-colors.ts';
+import { repositoriesQueryOptions } from '../../features/repositories/api/get-repositories.ts';
+import { useAuth } from '../../lib/auth/auth-context.tsx';
+
 /** The sidebar's badges (SPEC §3 "sidebar counts"); null hides a badge. */
 export interface SidebarCounts {
   /** The member's own repositories (by user_id). */
@@ -6,10 +13,26 @@ export interface SidebarCounts {
   tags: number | null;
 }
 
+const HIDDEN: SidebarCounts = { repositories: null, tags: null };
+
+export function computeSidebarCounts(rows: readonly RepositorySummary[], userId: number): SidebarCounts {
+  let own = 0;
+  for (const row of rows) if (row.user_id === userId) own += 1;
+  return { repositories: own, tags: countDistinctTags(rows) };
+}
+
 /**
- * Placeholder until the repositories feature exists: it will derive both counts from the
- * repository list query, so the sidebar costs no extra request.
+ * SPEC §3: the member's own repositories (user_id equals theirs) and the distinct tags over
+ * every returned row. Derived from the repository list query itself (the same key and
+ * fetcher), so the sidebar costs no request of its own and updates when the list does.
  */
 export function useSidebarCounts(): SidebarCounts {
-  return { repositories: null, tags: null };
+  const { user } = useAuth();
+  const userId = user?.id ?? null;
+  const select = useCallback(
+    (rows: RepositorySummary[]) => (userId === null ? HIDDEN : computeSidebarCounts(rows, userId)),
+    [userId],
+  );
+  const { data } = useQuery({ ...repositoriesQueryOptions, select, enabled: userId !== null });
+  return data ?? HIDDEN;
 }

@@ -1,0 +1,520 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import { parse } from 'csv-parse/sync';
+import { expect, test } from './fixtures.ts';
+import {
+  type Account,
+  createVerifiedAccount,
+  newAccount,
+  registerThrowawayFirstAccount,
+  signIn,
+} from './helpers/accounts.ts';
+import { CONTROL_URL } from './helpers/mail.ts';
+
+/**
+ * The repositories journey (issue 5) against the built app and the GitHub double: add five
+ * lines (one invalid, one duplicate), open a detail, tag, note, comment, two versions around a
+ * GitHub change, compare, commits, the tags page, statistics filters, the CSV export and delete.
+ * Then every repository screen at 1280 and 375 px in light and dark, screenshotted and checked
+ * with axe-core.
+ */
+
+const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? '/tmp/repo-shots';
+mkdirSync(SCREENSHOT_DIR, { recursive: true });
+
+/** base64url of a full name, as the app writes route ids (DESIGN §3). */
+function routeId(fullName: string): string {
+  return Buffer.from(fullName, 'utf8').toString('base64url');
+}
+
+async function doubleUrl(request: APIRequestContext): Promise<string> {
+  const response = await request.get(`${CONTROL_URL}/github`);
+  expect(response.ok()).toBe(true);
+  return ((await response.json()) as { url: string }).url;
+}
+
+async function steerDouble(request: APIRequestContext, path: string, data: unknown = {}) {
+  const response = await request.post(`${await doubleUrl(request)}/_double/${path}`, { data });
+  expect(response.ok(), await response.text()).toBe(true);
+}
+
+/** Axe with no serious or critical violations; the rest is printed for the report. */
+async function checkAccessibility(page: Page, label: string) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const bad = results.violations.filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+  );
+  const summary = results.violations.map(
+    (violation) =>
+      `${violation.impact} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+  );
+  if (summary.length > 0) console.log(`[axe] ${label}\n  ${summary.join('\n  ')}`);
+  if (process.env.AXE_DEBUG) {
+    for (const violation of bad)
+      for (const node of violation.nodes) console.log('[axe-node]', node.html, node.failureSummary);
+  }
+  expect
+    .soft(
+      bad.map((violation) => violation.id),
+      `${label}: ${summary.join('\n')}`,
+    )
+    .toEqual([]);
+}
+
+const main = (page: Page) => page.getByRole('main');
+
+test.describe.configure({ mode: 'serial' });
+
+let account: Account;
+/**
+ * One page, signed in once, for the whole file: sign-in is rate limited per address (10 per
+ * 15 minutes, DESIGN §2) and every spec file of the run shares that budget.
+ */
+let page: Page;
+let context: BrowserContext;
+
+test.beforeAll(async ({ browser, request }, testInfo) => {
+  await steerDouble(request, 'reset');
+  await registerThrowawayFirstAccount(request);
+  account = newAccount('repos');
+  await createVerifiedAccount(request, account);
+  // A context of its own (axe-core opens pages in it), reused by every test below.
+  context = await browser.newContext({ baseURL: testInfo.project.use.baseURL, acceptDownloads: true });
+  page = await context.newPage();
+  await signIn(page, account.username, account.password);
+  await expect(page).toHaveURL(/#\/home$/);
+});
+
+test.afterAll(async ({ request }) => {
+  await context?.close();
+  await steerDouble(request, 'reset');
+});
+
+test('the repositories journey', async ({ request }) => {
+  test.setTimeout(180_000);
+  await page.goto('/#/home');
+
+  // ---- add five lines: one invalid, one duplicate ------------------------------------------
+  await page.getByRole('banner').getByRole('link', { name: 'Add Repository' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Add Repositories' })).toBeVisible();
+  const lines = page.getByRole('textbox', { name: 'Repositories' });
+  await expect(lines).toBeFocused();
+  await lines.fill(
+    [
+      'https://github.com/denoland/deno',
+      'vuejs/core',
+      'github.com/microsoft/vscode',
+      'this is not a repository',
+      'denoland/deno',
+    ].join('\n'),
+  );
+  const notify = page.getByRole('checkbox', { name: 'Send a Slack notification' });
+  await expect(notify).toBeDisabled();
+  await expect(notify).not.toBeChecked();
+  await expect(
+    page.getByText('Slack notifications require configuring a webhook in Settings.'),
+  ).toBeVisible();
+  const sharedTags = page.getByRole('combobox', { name: 'Tags for every repository' });
+  await sharedTags.fill('journey');
+  await sharedTags.press('Enter');
+  await main(page).getByRole('button', { name: 'Add Repositories' }).click();
+
+  await expect(page.getByText('⚠️ Added 3 repositories, 2 failed.')).toBeVisible({ timeout: 30_000 });
+  const progress = page.getByRole('list', { name: 'Repositories being added' });
+  await expect(progress.getByRole('listitem').filter({ hasText: 'this is not a repository' })).toContainText(
+    'Invalid repository format',
+  );
+  await expect(progress.getByRole('listitem').filter({ hasText: /^denoland\/deno/ })).toContainText(
+    'already in the catalogue',
+  );
+  const results = page
+    .locator('div')
+    .filter({ has: page.getByRole('heading', { name: 'Results' }) })
+    .last();
+  await expect(results.getByRole('link', { name: 'vuejs/core' })).toHaveAttribute(
+    'href',
+    `#/repo/${routeId('vuejs/core')}`,
+  );
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-add-results.png`, fullPage: true });
+
+  // ---- open a detail ---------------------------------------------------------------------------
+  await results.getByRole('link', { name: 'denoland/deno' }).click();
+  await expect(page).toHaveURL(new RegExp(`#/repo/${routeId('denoland/deno')}$`));
+  await expect(page.getByRole('heading', { level: 1, name: 'deno' })).toBeVisible();
+  const header = page.locator('.mantine-Paper-root').first();
+  await expect(header).toContainText('103.8k');
+
+  // ---- tag, note, save -----------------------------------------------------------------------
+  const tags = page.getByRole('combobox', { name: 'Tags', exact: true });
+  await tags.fill('runtime');
+  await tags.press('Enter');
+  await tags.fill('Journey');
+  await tags.press('Enter');
+  await expect(page.getByText('“Journey” is already in the list.')).toBeVisible();
+  await tags.fill('typescript,');
+  await page.getByRole('textbox', { name: 'Notes' }).fill('A secure runtime for JavaScript and TypeScript.');
+  await page.getByRole('button', { name: 'Save Tags' }).click();
+  await expect(page.getByText('✅ Saved!')).toBeVisible();
+
+  // ---- comment ---------------------------------------------------------------------------------
+  await expect(page.getByText('No comments yet. Be the first to comment!')).toBeVisible();
+  await page.getByRole('textbox', { name: 'Your name' }).fill('Ada');
+  await page.getByRole('textbox', { name: 'Comment' }).fill('Worth tracking for the 2.x line.');
+  await page.getByRole('button', { name: 'Add Comment' }).click();
+  await expect(page.getByText('✅ Comment added!')).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Comments' })).toContainText(
+    'Worth tracking for the 2.x line.',
+  );
+
+  // ---- two versions around a GitHub change ------------------------------------------------------
+  await expect(page.getByText('No versions tracked yet. Add the first version above!')).toBeVisible();
+  const versionNumber = page.getByRole('textbox', { name: 'Version number' });
+  await expect(versionNumber).toHaveValue(/^v\d{4}\.\d{1,2}\.\d{1,2}$/);
+  await versionNumber.fill('v1.0.0');
+  await page.getByRole('button', { name: 'Add Version' }).click();
+  await expect(page.getByText('✅ Version added!')).toBeVisible();
+
+  await steerDouble(request, 'snapshot', { snapshot: '2026-08-22' });
+  await page.getByRole('button', { name: 'Update from GitHub' }).click();
+  await expect(header).toContainText('108.3k', { timeout: 30_000 });
+  await expect(page.getByRole('button', { name: 'Update from GitHub' })).toBeEnabled();
+
+  await versionNumber.fill('v2.0.0');
+  await page.getByRole('button', { name: 'Add Version' }).click();
+  await expect(page.getByRole('list', { name: 'Versions' }).getByRole('listitem')).toHaveCount(2);
+
+  // ---- compare ---------------------------------------------------------------------------------
+  await page.getByRole('combobox', { name: 'First version' }).click();
+  await page.getByRole('option', { name: /^v1\.0\.0/ }).click();
+  await page.getByRole('combobox', { name: 'Second version' }).click();
+  await page.getByRole('option', { name: /^v2\.0\.0/ }).click();
+  await page.getByRole('button', { name: 'Compare', exact: true }).click();
+  const differences = page.getByRole('table', { name: 'Differences between the two versions' });
+  await expect(differences).toBeVisible();
+  const starsRow = differences.getByRole('row').filter({ hasText: 'Stars' });
+  await expect(starsRow).toContainText('-103750');
+  await expect(starsRow).toContainText('+108268');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-detail-compare.png`, fullPage: true });
+
+  // ---- commits ---------------------------------------------------------------------------------
+  await page.getByRole('button', { name: 'Recent Commits' }).click();
+  await expect(page.getByRole('list', { name: 'Recent commits' }).getByRole('listitem')).toHaveCount(10);
+
+  // ---- star history ------------------------------------------------------------------------------
+  await page.getByRole('button', { name: 'Star Growth History' }).click();
+  await expect(page.getByRole('link', { name: /star-history\.com/ })).toHaveAttribute(
+    'href',
+    'https://star-history.com/#denoland/deno',
+  );
+
+  // ---- tags page ---------------------------------------------------------------------------------
+  await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Tags' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Tags' })).toBeVisible();
+  const allTags = page.getByRole('list', { name: 'All tags' });
+  await expect(allTags.getByRole('link', { name: 'journey: 3 repositories' })).toBeVisible();
+  await allTags.getByRole('link', { name: 'runtime: 1 repository' }).click();
+  await expect(page).toHaveURL(/#\/tags\?tag=runtime$/);
+  await expect(page.getByRole('link', { name: 'denoland/deno' })).toBeVisible();
+  await page.getByRole('button', { name: 'Back to all tags' }).click();
+  await expect(allTags).toBeVisible();
+
+  // ---- statistics filters ----------------------------------------------------------------------
+  await page
+    .getByRole('navigation', { name: 'Main navigation' })
+    .getByRole('link', { name: 'Statistics' })
+    .click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Statistics' })).toBeVisible();
+  const status = page.getByText(/^Showing statistics for \d+ of \d+ repositories$/);
+  await expect(status).toBeVisible();
+  const total = Number(/of ([\d,]+)/.exec((await status.textContent()) ?? '')?.[1]?.replace(/,/g, ''));
+  const tagFilter = page.getByRole('combobox', { name: 'Tags', exact: true });
+  await tagFilter.fill('journey');
+  await tagFilter.press('Enter');
+  await expect(page.getByText(`Showing statistics for 3 of ${total} repositories`)).toBeVisible();
+  await tagFilter.fill('runtime');
+  await tagFilter.press('Enter');
+  await expect(page.getByText(`Showing statistics for 1 of ${total} repositories`)).toBeVisible();
+  await page.getByRole('button', { name: 'Remove filter Tag: runtime' }).click();
+  await page.getByRole('textbox', { name: 'Minimum stars' }).fill('150000');
+  await page.getByRole('textbox', { name: 'Maximum stars' }).fill('100');
+  await expect(page.getByText('Minimum stars cannot be greater than maximum.')).toBeVisible();
+  await expect(page.getByText('Fix the star range above or clear all filters.')).toBeVisible();
+  await expect(page.getByText(`Showing statistics for 3 of ${total} repositories`)).toBeVisible();
+  await page.getByRole('textbox', { name: 'Maximum stars' }).fill('');
+  await expect(page.getByText(`Showing statistics for 1 of ${total} repositories`)).toBeVisible();
+  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await expect(page.getByText(`Showing statistics for ${total} of ${total} repositories`)).toBeVisible();
+
+  // ---- export CSV --------------------------------------------------------------------------------
+  await page
+    .getByRole('navigation', { name: 'Main navigation' })
+    .getByRole('link', { name: 'Repositories' })
+    .click();
+  await expect(page.getByText(/^Showing \d+ of \d+ repositories$/)).toBeVisible();
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^repositories_\d{4}-\d{2}-\d{2}\.csv$/);
+  await expect(page.getByText('✅ Export started. Check your downloads.')).toBeVisible();
+  const csv = readFileSync(await download.path(), 'utf8');
+  const records = parse(csv, { columns: true, skip_empty_lines: true, bom: true }) as Record<
+    string,
+    string
+  >[];
+  const deno = records.find((record) => Object.values(record).includes('denoland/deno'));
+  expect(deno, `denoland/deno in ${Object.keys(records[0] ?? {}).join(',')}`).toBeDefined();
+  expect(Object.values(deno ?? {}).join('|')).toContain('runtime');
+  expect(records.filter((record) => Object.values(record).includes('vuejs/core'))).toHaveLength(1);
+
+  // ---- delete ------------------------------------------------------------------------------------
+  await page.goto(`/#/repo/${routeId('denoland/deno')}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'deno' })).toBeVisible();
+  await page.getByRole('button', { name: 'Delete Repository' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete this repository?' });
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(page).toHaveURL(/#\/home$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Repositories' })).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Search repositories' }).fill('deno');
+  await expect(page.getByText('No repositories match “deno”.')).toBeVisible();
+
+  // An id that isn't base64 of owner/name.
+  await page.goto('/#/repo/@@@');
+  await expect(page.getByText('Invalid repository ID.')).toBeVisible();
+
+  // Two versions on vuejs/core, for the screens below to compare.
+  await page.goto(`/#/repo/${routeId('vuejs/core')}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'core' })).toBeVisible();
+  for (const number of ['v3.5.0', 'v3.6.0']) {
+    await page.getByRole('textbox', { name: 'Version number' }).fill(number);
+    await page.getByRole('button', { name: 'Add Version' }).click();
+    await expect(page.getByRole('list', { name: 'Versions' }).getByText(number)).toBeVisible();
+  }
+});
+
+test('flags and warnings: a repository without licence, and one deleted on GitHub', async ({ request }) => {
+  await page.goto('/#/add');
+  await page
+    .getByRole('textbox', { name: 'Repositories' })
+    .fill('octo-double/bare-repository\nocto-double/doomed-repository');
+  await main(page).getByRole('button', { name: 'Add Repositories' }).click();
+  await expect(page.getByText('✅ Successfully added 2 repositories!')).toBeVisible({ timeout: 30_000 });
+
+  await page.goto(`/#/repo/${routeId('octo-double/bare-repository')}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'bare-repository' })).toBeVisible();
+  await expect(page.getByText('No description available.')).toBeVisible();
+  await expect(page.getByText('No topics')).toBeVisible();
+  await expect(page.getByText('No license.')).toBeVisible();
+
+  await steerDouble(request, 'repositories/remove', { fullName: 'octo-double/doomed-repository' });
+  await page.goto(`/#/repo/${routeId('octo-double/doomed-repository')}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'doomed-repository' })).toBeVisible();
+  await page.getByRole('button', { name: 'Update from GitHub' }).click();
+  await expect(page.getByText(/^❌ Failed to update: .*no longer exists on GitHub/)).toBeVisible({
+    timeout: 30_000,
+  });
+  await page.reload();
+  await expect(page.getByText('Gone from GitHub.')).toBeVisible();
+  await steerDouble(request, 'repositories/restore', { fullName: 'octo-double/doomed-repository' });
+});
+
+test('10,000 repositories: the list stays virtualised and searchable', async () => {
+  test.setTimeout(120_000);
+  await page.goto('/#/home');
+  const userId = await page.evaluate(
+    () => (JSON.parse(localStorage.getItem('user') ?? '{}') as { id: number }).id,
+  );
+  const rows = Array.from({ length: 10_000 }, (_, i) => ({
+    id: `owner${i % 97}/repo-${i}`,
+    user_id: userId,
+    name: `repo-${i}`,
+    description: `Synthetic repository number ${i} for the list's scale check`,
+    url: `https://github.com/owner${i % 97}/repo-${i}`,
+    license: ['MIT', 'Apache-2.0', '', 'GPL-3.0'][i % 4],
+    topics: 'scale,test',
+    tags: `batch-${i % 50}`,
+    notes: '',
+    stars: (i * 7919) % 250_000,
+    forks: i % 5000,
+    issues: i % 300,
+    commits: 1000 + i,
+    total_commits: 1000 + i,
+    contributors: i % 1200,
+    last_commit: new Date(Date.UTC(2026, 0, 1) - i * 3_600_000).toISOString(),
+    last_synced: '2026-08-20T10:00:00.000Z',
+    created_at: '2026-08-01T10:00:00.000Z',
+    updated_at: '2026-08-20T10:00:00.000Z',
+    language: 'TypeScript',
+    archived: false,
+    private: false,
+    gone: false,
+    default_branch: 'main',
+    github_id: 10_000 + i,
+    comment_count: 0,
+    version_count: 0,
+  }));
+  await page.route('**/repositories/', (route) =>
+    route.request().method() === 'GET' ? route.fulfill({ json: { repositories: rows } }) : route.fallback(),
+  );
+  await page.reload();
+  await expect(page.getByText('Showing 10 of 10000 repositories')).toBeVisible();
+  const nav = page.getByRole('navigation', { name: 'Main navigation' });
+  await expect(nav.getByLabel('10000 repositories')).toBeVisible();
+  await expect(nav.getByLabel('50 tags')).toBeVisible();
+
+  // Show many pages, then count the rows actually in the DOM.
+  for (let i = 0; i < 30; i += 1) await page.getByRole('button', { name: 'Show more' }).click();
+  await expect(page.getByText(/^Showing 3\d\d of 10000 repositories$/)).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight / 2));
+  await expect.poll(() => page.locator('tbody tr[data-index]').count()).toBeLessThan(60);
+
+  const started = Date.now();
+  const search = page.getByRole('searchbox', { name: 'Search repositories' });
+  await search.pressSequentially('repo-999', { delay: 30 });
+  await expect(page.getByText('Showing 10 of 11 repositories')).toBeVisible();
+  const typing = Date.now() - started;
+  await search.fill('');
+  const sortStarted = Date.now();
+  await page.getByRole('button', { name: 'Stars' }).click();
+  await expect(page.getByRole('columnheader', { name: /Stars/ })).toHaveAttribute('aria-sort', 'descending');
+  await expect(page.getByText('Showing 10 of 10000 repositories')).toBeVisible();
+  console.log(
+    `[10k] typing 8 characters + filter: ${typing} ms; sort by stars: ${Date.now() - sortStarted} ms`,
+  );
+  // Back to the real catalogue for the tests that follow (a reload empties the query cache).
+  await page.unroute('**/repositories/');
+  await page.reload();
+  await expect(page.getByText('Showing 4 of 4 repositories')).toBeVisible();
+});
+
+const screens: { name: string; path: string; ready: (page: Page) => Promise<void> }[] = [
+  {
+    name: 'list',
+    path: '/#/home',
+    ready: async (page) => {
+      await expect(page.getByText(/^Showing \d+ of \d+ repositories$/)).toBeVisible();
+    },
+  },
+  {
+    name: 'cards',
+    path: '/#/home',
+    ready: async (page) => {
+      await expect(page.getByText(/^Showing \d+ of \d+ repositories$/)).toBeVisible();
+      // Phones get cards anyway; wider screens switch with the view control.
+      const cards = page.getByRole('radio', { name: 'Cards' });
+      if ((await cards.count()) > 0)
+        await page
+          .locator('label')
+          .filter({ hasText: /^Cards$/ })
+          .click();
+      await expect(page.getByRole('article').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'detail',
+    path: `/#/repo/${routeId('vuejs/core')}`,
+    ready: async (page) => {
+      // A month of stored metrics, so the chart has something to draw (the instance is a day old).
+      await page.unroute('**/repositories/vuejs%2Fcore/metrics');
+      await page.route('**/repositories/vuejs%2Fcore/metrics', (route) =>
+        route.fulfill({
+          json: {
+            metrics: Array.from({ length: 30 }, (_, i) => ({
+              day: `2026-07-${String(i + 1).padStart(2, '0')}`,
+              stars: 51_000 + i * 40 + (i % 3) * 15,
+              forks: 8700 + i * 3,
+              issues: 900,
+              commits: 83_000 + i * 20,
+              contributors: 480,
+            })),
+          },
+        }),
+      );
+      await expect(page.getByRole('heading', { level: 1, name: 'core' })).toBeVisible();
+      await page.getByRole('button', { name: 'Star Growth History' }).click();
+      await expect(page.locator('.recharts-surface').first()).toBeVisible();
+      await page.getByRole('combobox', { name: 'First version' }).click();
+      await page.getByRole('option', { name: /^v3\.5\.0/ }).click();
+      await page.getByRole('combobox', { name: 'Second version' }).click();
+      await page.getByRole('option', { name: /^v3\.6\.0/ }).click();
+      await page.getByRole('button', { name: 'Compare', exact: true }).click();
+      await expect(page.getByRole('table', { name: 'Differences between the two versions' })).toBeVisible();
+      await page.getByRole('button', { name: 'Recent Commits' }).click();
+      await expect(page.getByRole('list', { name: 'Recent commits' })).toBeVisible();
+    },
+  },
+  {
+    name: 'detail-bare',
+    path: `/#/repo/${routeId('octo-double/bare-repository')}`,
+    ready: async (page) => {
+      await expect(page.getByText('No license.')).toBeVisible();
+    },
+  },
+  {
+    name: 'detail-gone',
+    path: `/#/repo/${routeId('octo-double/doomed-repository')}`,
+    ready: async (page) => {
+      await expect(page.getByText('Gone from GitHub.')).toBeVisible();
+    },
+  },
+  {
+    name: 'add',
+    path: '/#/add',
+    ready: async (page) => {
+      await page.getByRole('textbox', { name: 'Repositories' }).fill('vuejs/core\nnot valid');
+      await main(page).getByRole('button', { name: 'Add Repositories' }).click();
+      await expect(page.getByText('❌ Failed to add all 2 repositories.')).toBeVisible();
+    },
+  },
+  {
+    name: 'tags',
+    path: '/#/tags',
+    ready: async (page) => {
+      await expect(page.getByRole('list', { name: 'All tags' })).toBeVisible();
+    },
+  },
+  {
+    name: 'tag',
+    path: '/#/tags?tag=journey',
+    ready: async (page) => {
+      await expect(page.getByRole('link', { name: 'vuejs/core' })).toBeVisible();
+    },
+  },
+  {
+    name: 'stats',
+    path: '/#/stats',
+    ready: async (page) => {
+      await expect(page.getByText(/^Showing statistics for/)).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Top topics' })).toBeVisible();
+      await page.getByRole('textbox', { name: 'Minimum stars' }).fill('-1');
+      await expect(page.getByText('Minimum stars must be 0 or greater.')).toBeVisible();
+    },
+  },
+];
+
+for (const width of [1280, 375]) {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`repository screens at ${width} px in ${scheme} mode: screenshots and axe`, async () => {
+      test.setTimeout(120_000);
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const screen of screens) {
+        await page.goto(screen.path);
+        await screen.ready(page);
+        await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+        // Nothing overflows sideways.
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${screen.name} overflows by ${overflow}px`).toBeLessThanOrEqual(0);
+        // Let charts and transitions settle before the picture.
+        await page.waitForTimeout(400);
+        await page.screenshot({
+          path: `${SCREENSHOT_DIR}/${screen.name}-${width}-${scheme}.png`,
+          fullPage: true,
+        });
+        await checkAccessibility(page, `${screen.name} ${width}px ${scheme}`);
+      }
+    });
+  }
+}

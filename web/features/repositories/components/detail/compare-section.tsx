@@ -1,0 +1,184 @@
+import { Alert, Button, Group, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
+import { useState } from 'react';
+import {
+  COMPARED_FIELDS,
+  type ComparedField,
+  type CompareResponse,
+  type Repository,
+  type Version,
+} from '../../../../../shared/schemas/repositories.ts';
+import { describeError } from '../../../../lib/api-errors.ts';
+import { useCompareVersions } from '../../api/compare-versions.ts';
+import tones from '../tones.module.css';
+import classes from './detail.module.css';
+
+export const NEED_TWO_VERSIONS =
+  'You need at least two versions to compare. Add more versions in the Version Tracker section.';
+export const SELECT_TWO = 'Please select two versions to compare.';
+export const SELECT_DIFFERENT = 'Please select two different versions to compare.';
+
+const LABELS: Record<ComparedField, string> = {
+  description: 'Description',
+  stars: 'Stars',
+  forks: 'Forks',
+  commits: 'Commits',
+  issues: 'Issues',
+  contributors: 'Contributors',
+  license: 'License',
+  topics: 'Topics',
+};
+
+const WORD_FIELDS = new Set<ComparedField>(['license', 'topics']);
+
+/** SPEC §2/§5 Compare Versions: two selectors, Compare, and '+'/'-' lines per field. */
+export function CompareSection({ repository, versions }: { repository: Repository; versions: Version[] }) {
+  const [first, setFirst] = useState<string | null>(null);
+  const [second, setSecond] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const compare = useCompareVersions(repository.id);
+  const options = [...versions].reverse().map((version) => ({
+    value: String(version.id),
+    label: version.release_date
+      ? `${version.version_number} (${version.release_date})`
+      : version.version_number,
+  }));
+  const enough = versions.length >= 2;
+
+  const onCompare = () => {
+    compare.reset();
+    if (!enough) return setProblem(NEED_TWO_VERSIONS);
+    if (!first || !second) return setProblem(SELECT_TWO);
+    if (first === second) return setProblem(SELECT_DIFFERENT);
+    setProblem(null);
+    compare.mutate({ first: Number(first), second: Number(second) });
+  };
+
+  return (
+    <Stack gap="md">
+      {!enough && (
+        <Alert color="blue" variant="light" icon={<IconInfoCircle size={18} aria-hidden />}>
+          {NEED_TWO_VERSIONS}
+        </Alert>
+      )}
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+        <Select
+          label="First version"
+          placeholder="Choose a version"
+          data={options}
+          value={first}
+          onChange={setFirst}
+          disabled={!enough}
+          allowDeselect={false}
+        />
+        <Select
+          label="Second version"
+          placeholder="Choose a version"
+          data={options}
+          value={second}
+          onChange={setSecond}
+          disabled={!enough}
+          allowDeselect={false}
+        />
+      </SimpleGrid>
+      <Group>
+        <Button onClick={onCompare} disabled={compare.isPending}>
+          {compare.isPending ? 'Comparing...' : 'Compare'}
+        </Button>
+      </Group>
+      {problem && enough && (
+        <Text role="alert" className={tones.errorText} size="sm">
+          {problem}
+        </Text>
+      )}
+      {compare.isError && (
+        <Alert color="red" variant="light" role="alert">
+          {`Failed to compare versions: ${describeError(compare.error, 'Request failed')}`}
+        </Alert>
+      )}
+      {compare.data && <ComparisonTable differences={compare.data} />}
+    </Stack>
+  );
+}
+
+function ComparisonTable({ differences }: { differences: CompareResponse['differences'] }) {
+  return (
+    <Table.ScrollContainer minWidth={320} type="native">
+      <Table verticalSpacing="xs" aria-label="Differences between the two versions">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col" w="30%">
+              Field
+            </Table.Th>
+            <Table.Th scope="col">Change</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {COMPARED_FIELDS.map((field) => {
+            const difference = differences[field];
+            return (
+              <Table.Tr key={field}>
+                <Table.Th scope="row" fw={600}>
+                  {LABELS[field]}
+                </Table.Th>
+                <Table.Td>
+                  {!difference?.changed ? (
+                    <Text size="sm" c="dimmed">
+                      No changes
+                    </Text>
+                  ) : (
+                    <DiffLines
+                      field={field}
+                      lines={difference.diff}
+                      old={difference.old}
+                      next={difference.new}
+                    />
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function DiffLines({
+  field,
+  lines,
+  old,
+  next,
+}: {
+  field: ComparedField;
+  lines: string[];
+  old: string | number | null;
+  next: string | number | null;
+}) {
+  const words = WORD_FIELDS.has(field);
+  const delta = typeof old === 'number' && typeof next === 'number' ? next - old : null;
+  return (
+    <Stack gap={4}>
+      {lines.map((line) => {
+        const added = line.startsWith('+');
+        const value = line.slice(1);
+        const text = words ? `${added ? 'Added' : 'Removed'}: ${value || '(none)'}` : line;
+        return (
+          <p key={line} className={`${classes.diffLine} ${added ? classes.added : classes.removed}`}>
+            {text}
+          </p>
+        );
+      })}
+      {delta !== null && delta !== 0 && (
+        <Text
+          size="xs"
+          fw={700}
+          span
+          className={`${classes.delta} ${delta > 0 ? classes.added : classes.removed}`}
+        >
+          {`${delta > 0 ? '+' : ''}${delta.toLocaleString('en-US')}`}
+        </Text>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,105 @@
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconRefresh, IconTrash } from '@tabler/icons-react';
+import { useId, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { MESSAGE_CLEAR_MS } from '../../../../../shared/constants.ts';
+import type { Repository } from '../../../../../shared/schemas/repositories.ts';
+import { ConfirmDialog } from '../../../../components/confirm-dialog.tsx';
+import { describeError } from '../../../../lib/api-errors.ts';
+import { useAuth } from '../../../../lib/auth/auth-context.tsx';
+import { useDeleteRepository } from '../../api/delete-repository.ts';
+import { isTimeout } from '../../api/get-repository.ts';
+import { useSyncRepository } from '../../api/sync-repository.ts';
+import { useFlashMessage } from '../../lib/use-flash-message.ts';
+import { StatusMessage } from '../status-message.tsx';
+import tones from '../tones.module.css';
+
+export const UPDATING_MESSAGE = 'Updating from GitHub...';
+export const UPDATED_MESSAGE = '✅ Repository updated!';
+export const UPDATED_REFRESH_FAILED = '✅ Repository updated, but failed to refresh details.';
+export const UPDATE_TIMED_OUT = 'GitHub took too long to answer. Showing the stored data.';
+
+/** SPEC §4's update-from-GitHub and delete actions with their messages. */
+export function RepositoryActions({ repository }: { repository: Repository }) {
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  const sync = useSyncRepository(repository.id);
+  const remove = useDeleteRepository(repository.id);
+  const [confirming, setConfirming] = useState(false);
+  const noteId = useId();
+  const { message, show, clear } = useFlashMessage();
+  const canDelete = user !== null && (user.is_admin || user.id === repository.user_id);
+
+  const onSync = () => {
+    show('info', UPDATING_MESSAGE);
+    sync.mutate(undefined, {
+      onSuccess: ({ refreshFailed }) =>
+        refreshFailed
+          ? show('success', UPDATED_REFRESH_FAILED, MESSAGE_CLEAR_MS.saved)
+          : show('success', UPDATED_MESSAGE, MESSAGE_CLEAR_MS.repositoryUpdated),
+      // SPEC §4: a time-out continues with the local data.
+      onError: (error) =>
+        isTimeout(error)
+          ? show('info', UPDATE_TIMED_OUT, MESSAGE_CLEAR_MS.export)
+          : show('error', `❌ Failed to update: ${describeError(error, 'Request failed')}`),
+    });
+  };
+
+  const onDelete = () => {
+    clear();
+    remove.mutate(undefined, {
+      onSuccess: () => navigate('/'),
+      onError: (error) => {
+        setConfirming(false);
+        show('error', `Failed to delete repository: ${describeError(error, 'Request failed')}`);
+      },
+    });
+  };
+
+  return (
+    <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
+      <Stack gap="md">
+        <Title order={2} size="h3">
+          Actions
+        </Title>
+        <Group gap="sm">
+          <Button
+            variant="light"
+            onClick={onSync}
+            disabled={sync.isPending}
+            leftSection={<IconRefresh size={18} aria-hidden />}
+          >
+            {sync.isPending ? UPDATING_MESSAGE : 'Update from GitHub'}
+          </Button>
+          <Button
+            color="red"
+            variant="outline"
+            className={tones.dangerButton}
+            onClick={() => setConfirming(true)}
+            disabled={!canDelete || remove.isPending}
+            leftSection={<IconTrash size={18} aria-hidden />}
+            aria-describedby={canDelete ? undefined : noteId}
+          >
+            Delete Repository
+          </Button>
+        </Group>
+        {!canDelete && (
+          <Text size="sm" c="dimmed" id={noteId}>
+            Only the member who added this repository, or an administrator, can delete it.
+          </Text>
+        )}
+        <StatusMessage message={message} onClose={message?.kind === 'error' ? clear : undefined} />
+      </Stack>
+      <ConfirmDialog
+        opened={confirming}
+        title="Delete this repository?"
+        confirmLabel="Delete"
+        busy={remove.isPending}
+        onConfirm={onDelete}
+        onCancel={() => setConfirming(false)}
+      >
+        {`${repository.id} will be removed from the catalogue with its tags, notes, comments and versions. This cannot be undone.`}
+      </ConfirmDialog>
+    </Paper>
+  );
+}

@@ -1,0 +1,80 @@
+import { Anchor, Card, Group, Text, VisuallyHidden } from '@mantine/core';
+import { IconGitFork, IconStar } from '@tabler/icons-react';
+import { memo } from 'react';
+import { Link } from 'react-router';
+import { formatCount, formatStars, splitList } from '../../../../shared/format.ts';
+import { encodeRouteId } from '../../../../shared/route-id.ts';
+import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
+import { LicenseBadge } from './license-badge.tsx';
+import { RepositoryFlags } from './repository-flags.tsx';
+import classes from './repository-list.module.css';
+import { RelativeAge } from './repository-table.tsx';
+import { TagChip } from './tag-chip.tsx';
+
+const MAX_TAGS = 4;
+
+/** One repository in the card view. */
+export const RepositoryCard = memo(function RepositoryCard({
+  repository,
+  now,
+}: {
+  repository: RepositorySummary;
+  now: Date;
+}) {
+  const tags = splitList(repository.tags);
+  return (
+    <Card withBorder radius="md" padding="md" className={classes.card} component="article">
+      <div>
+        <Anchor
+          component={Link}
+          to={`/repo/${encodeRouteId(repository.id)}`}
+          fw={700}
+          className={classes.name}
+        >
+          {repository.name}
+        </Anchor>
+        <Text size="xs" c="dimmed" truncate>
+          {repository.id}
+        </Text>
+      </div>
+      <RepositoryFlags repository={repository} size="xs" />
+      <Text size="sm" lineClamp={3} c={repository.description ? undefined : 'dimmed'}>
+        {repository.description || 'No description available.'}
+      </Text>
+      {tags.length > 0 && (
+        <Group gap={4}>
+          {tags.slice(0, MAX_TAGS).map((tag) => (
+            <TagChip key={tag} tag={tag} size="sm" />
+          ))}
+          {tags.length > MAX_TAGS && (
+            <Text size="xs" c="dimmed">
+              +{tags.length - MAX_TAGS} more
+            </Text>
+          )}
+        </Group>
+      )}
+      <Group gap="md" justify="space-between" className={classes.cardFooter} wrap="wrap">
+        <Group gap="sm" wrap="nowrap">
+          <Group gap={4} wrap="nowrap" title={`${formatCount(repository.stars)} stars`}>
+            <IconStar size={16} aria-hidden />
+            <Text size="sm" span>
+              {formatStars(repository.stars)}
+              <VisuallyHidden component="span"> stars</VisuallyHidden>
+            </Text>
+          </Group>
+          <Group gap={4} wrap="nowrap" title={`${formatCount(repository.forks)} forks`}>
+            <IconGitFork size={16} aria-hidden />
+            <Text size="sm" span>
+              {formatStars(repository.forks)}
+              <VisuallyHidden component="span"> forks</VisuallyHidden>
+            </Text>
+          </Group>
+          <LicenseBadge license={repository.license} size="sm" />
+        </Group>
+        <Text size="xs" c="dimmed" span>
+          Last commit <RelativeAge value={repository.last_commit} now={now} />
+        </Text>
+      </Group>
+    </Card>
+  );
+});

@@ -1,0 +1,176 @@
+import { Anchor, Table, Text, UnstyledButton } from '@mantine/core';
+import { IconArrowsSort, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
+import { memo, useRef } from 'react';
+import { Link } from 'react-router';
+import {
+  describeRelativeAge,
+  formatCount,
+  formatDateTime,
+  formatRelativeAge,
+  formatStars,
+} from '../../../../shared/format.ts';
+import { encodeRouteId } from '../../../../shared/route-id.ts';
+import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
+import type { SortKey, SortState } from '../lib/list-view.ts';
+import { LicenseBadge } from './license-badge.tsx';
+import { RepositoryFlags } from './repository-flags.tsx';
+import classes from './repository-list.module.css';
+import { useListVirtualizer } from './use-list-virtualizer.ts';
+
+const COLUMNS: { key: SortKey; label: string; className?: string }[] = [
+  { key: 'name', label: 'Name' },
+  { key: 'description', label: 'Description' },
+  { key: 'license', label: 'License' },
+  { key: 'stars', label: 'Stars', className: classes.numeric },
+  { key: 'last_commit', label: 'Last Commit' },
+  { key: 'last_synced', label: 'Last Updated' },
+];
+
+const ROW_HEIGHT = 72;
+
+export interface RepositoryTableProps {
+  rows: readonly RepositorySummary[];
+  sort: SortState;
+  onSort: (key: SortKey) => void;
+  now: Date;
+}
+
+/** SPEC §2's list view: six sortable columns; rows virtualised over the window's scrolling. */
+export const RepositoryTable = memo(function RepositoryTable({
+  rows,
+  sort,
+  onSort,
+  now,
+}: RepositoryTableProps) {
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const virtualizer = useListVirtualizer({ count: rows.length, estimateSize: ROW_HEIGHT, listRef: bodyRef });
+  const items = virtualizer.getVirtualItems();
+  const margin = virtualizer.options.scrollMargin;
+  const paddingTop = items.length > 0 ? (items[0]?.start ?? margin) - margin : 0;
+  const paddingBottom =
+    items.length > 0 ? virtualizer.getTotalSize() - ((items[items.length - 1]?.end ?? margin) - margin) : 0;
+
+  return (
+    <Table.ScrollContainer minWidth={760} type="native">
+      <Table
+        highlightOnHover
+        verticalSpacing="sm"
+        className={classes.table}
+        aria-label="Repositories"
+        aria-rowcount={rows.length + 1}
+      >
+        <Table.Thead>
+          <Table.Tr aria-rowindex={1}>
+            {COLUMNS.map((column) => {
+              const active = sort.key === column.key;
+              const SortIcon = !active
+                ? IconArrowsSort
+                : sort.direction === 'asc'
+                  ? IconSortAscending
+                  : IconSortDescending;
+              return (
+                <Table.Th
+                  key={column.key}
+                  className={column.className}
+                  aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
+                >
+                  <UnstyledButton className={classes.sortButton} onClick={() => onSort(column.key)}>
+                    {column.label}
+                    <SortIcon size={15} aria-hidden className={active ? undefined : classes.inactiveIcon} />
+                  </UnstyledButton>
+                </Table.Th>
+              );
+            })}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody ref={bodyRef}>
+          {paddingTop > 0 && (
+            <tr aria-hidden className={classes.spacer}>
+              <td colSpan={COLUMNS.length} style={{ height: paddingTop }} />
+            </tr>
+          )}
+          {items.map((item) => {
+            const row = rows[item.index];
+            if (!row) return null;
+            return (
+              <RepositoryRow
+                key={row.id}
+                index={item.index}
+                repository={row}
+                now={now}
+                measureRef={virtualizer.measureElement}
+              />
+            );
+          })}
+          {paddingBottom > 0 && (
+            <tr aria-hidden className={classes.spacer}>
+              <td colSpan={COLUMNS.length} style={{ height: paddingBottom }} />
+            </tr>
+          )}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+});
+
+interface RepositoryRowProps {
+  index: number;
+  repository: RepositorySummary;
+  now: Date;
+  measureRef: (element: HTMLTableRowElement | null) => void;
+}
+
+const RepositoryRow = memo(function RepositoryRow({
+  index,
+  repository,
+  now,
+  measureRef,
+}: RepositoryRowProps) {
+  return (
+    <Table.Tr ref={measureRef} data-index={index} aria-rowindex={index + 2}>
+      <Table.Td className={classes.nameCell}>
+        <Anchor
+          component={Link}
+          to={`/repo/${encodeRouteId(repository.id)}`}
+          fw={600}
+          className={classes.name}
+        >
+          {repository.name}
+        </Anchor>
+        <Text size="xs" c="dimmed" truncate>
+          {repository.id}
+        </Text>
+        <RepositoryFlags repository={repository} size="xs" />
+      </Table.Td>
+      <Table.Td className={classes.descriptionCell}>
+        <Text size="sm" lineClamp={2} c={repository.description ? undefined : 'dimmed'}>
+          {repository.description || 'No description available.'}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <LicenseBadge license={repository.license} size="sm" />
+      </Table.Td>
+      <Table.Td className={classes.numeric}>
+        <Text size="sm" span title={`${formatCount(repository.stars)} stars`}>
+          {formatStars(repository.stars)}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <RelativeAge value={repository.last_commit} now={now} />
+      </Table.Td>
+      <Table.Td>
+        <RelativeAge value={repository.last_synced} now={now} />
+      </Table.Td>
+    </Table.Tr>
+  );
+});
+
+export function RelativeAge({ value, now }: { value: string | null; now: Date }) {
+  const short = formatRelativeAge(value, now);
+  const words = describeRelativeAge(value, now);
+  return (
+    <Text size="sm" span title={value ? formatDateTime(value) : undefined}>
+      {short === words ? short : <abbr title={`${words} (${formatDateTime(value)})`}>{short}</abbr>}
+    </Text>
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * The add page's items (SPEC §3 "batch item", §4 "Batch add", §5 "Add page lines") as pure
+ * functions: one item per non-empty line, invalid lines failing locally, and the summary.
+ */
+import { parseAddLine } from '../../../../shared/repository-input.ts';
+import {
+  type BatchResultItem,
+  INVALID_REPOSITORY_FORMAT,
+  type RepositorySummary,
+} from '../../../../shared/schemas/repositories.ts';
+import type { BatchInput } from '../api/add-repositories-batch.ts';
+
+export type BatchItemStatus = 'pending' | 'processing' | 'success' | 'error';
+
+export interface BatchItem {
+  /** Position among the entered lines (lines may repeat, so this is the identity). */
+  position: number;
+  /** The entered line (SPEC §3: the item's id). */
+  line: string;
+  /** What is sent, or null for a line that failed locally. */
+  input: BatchInput | null;
+  /** Position in the batch call's items, or null. */
+  batchIndex: number | null;
+  status: BatchItemStatus;
+  error?: string;
+  repository?: RepositorySummary;
+}
+
+export const EMPTY_INPUT_MESSAGE = '❌ Please enter at least one repository.';
+
+/** The non-empty lines, trimmed. */
+export function readLines(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
+/** SPEC §5: a URL (with https:// added to bare github.com lines) as url, owner/name as id, else an error. */
+export function buildItems(lines: readonly string[]): BatchItem[] {
+  let batchIndex = 0;
+  return lines.map((line, position) => {
+    const parsed = parseAddLine(line);
+    if (parsed.kind === 'invalid') {
+      return {
+        position,
+        line,
+        input: null,
+        batchIndex: null,
+        status: 'error',
+        error: INVALID_REPOSITORY_FORMAT,
+      };
+    }
+    const input: BatchInput = parsed.kind === 'url' ? { url: parsed.value } : { id: parsed.value };
+    return { position, line, input, batchIndex: batchIndex++, status: 'pending' };
+  });
+}
+
+/** The batch's items in order (index i is batchIndex i). */
+export function batchInputs(items: readonly BatchItem[]): BatchInput[] {
+  return items.flatMap((item) => (item.input ? [item.input] : []));
+}
+
+/**
+ * One streamed result applied: that item succeeds or fails, and the next pending one becomes
+ * 'processing' (the server adds them one at a time, in order).
+ */
+export function applyResult(items: readonly BatchItem[], result: BatchResultItem): BatchItem[] {
+  const next = items.slice();
+  const at = next.findIndex((item) => item.batchIndex === result.index);
+  const target = next[at];
+  if (!target) return next;
+  next[at] = result.ok
+    ? { ...target, status: 'success', repository: result.repository, error: undefined }
+    : { ...target, status: 'error', error: result.error ?? 'Request failed' };
+  const following = next.findIndex((item, index) => index > at && item.status === 'pending');
+  const pending = next[following];
+  if (pending) next[following] = { ...pending, status: 'processing' };
+  return next;
+}
+
+/** The first pending item starts processing. */
+export function startProcessing(items: readonly BatchItem[]): BatchItem[] {
+  const first = items.findIndex((item) => item.status === 'pending');
+  if (first === -1) return items.slice();
+  const next = items.slice();
+  next[first] = { ...(next[first] as BatchItem), status: 'processing' };
+  return next;
+}
+
+/** A failed call: whatever had not finished fails with the reason. */
+export function failUnfinished(items: readonly BatchItem[], reason: string): BatchItem[] {
+  return items.map((item) =>
+    item.status === 'pending' || item.status === 'processing'
+      ? { ...item, status: 'error', error: reason }
+      : item,
+  );
+}
+
+export interface BatchCounts {
+  total: number;
+  succeeded: number;
+  failed: number;
+  finished: number;
+}
+
+export function countItems(items: readonly BatchItem[]): BatchCounts {
+  let succeeded = 0;
+  let failed = 0;
+  for (const item of items) {
+    if (item.status === 'success') succeeded += 1;
+    else if (item.status === 'error') failed += 1;
+  }
+  return { total: items.length, succeeded, failed, finished: succeeded + failed };
+}
+
+/** SPEC §8's summary texts. */
+export function summaryText({ total, succeeded, failed }: BatchCounts): {
+  kind: 'success' | 'error' | 'warning';
+  text: string;
+} {
+  if (succeeded === total) return { kind: 'success', text: `✅ Successfully added ${total} repositories!` };
+  if (succeeded === 0) return { kind: 'error', text: `❌ Failed to add all ${total} repositories.` };
+  return { kind: 'warning', text: `⚠️ Added ${succeeded} repositories, ${failed} failed.` };
+}

@@ -1,0 +1,308 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { encodeRouteId } from '../../../../shared/route-id.ts';
+import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
+import { errorResponse, type FetchHandler, jsonResponse, renderApp, signIn } from '../../../test-utils.tsx';
+import { buildSummary, listResponse, ndjsonStream } from '../testing/fixtures.ts';
+
+const INVALID = 'Invalid repository format. Use github.com/user/repo or owner/repo.';
+
+beforeEach(() => {
+  // The progress list is virtualised in its own scroll box; happy-dom lays nothing out.
+  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(360);
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(600);
+  vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(44);
+});
+
+async function openAdd(handlers: Record<string, FetchHandler> = {}, hasWebhook = true) {
+  signIn();
+  const rendered = renderApp({
+    route: '/add',
+    handlers: {
+      'GET /repositories/': listResponse([
+        buildSummary({ user_id: 1, tags: 'frontend,ui' }),
+        buildSummary({ user_id: 1, tags: 'frontend' }),
+        buildSummary({ user_id: 2, tags: 'someone-else' }),
+      ]),
+      'GET /auth/me/slack-webhook': () => jsonResponse({ has_webhook: hasWebhook, webhook_set_at: null }),
+      ...handlers,
+    },
+  });
+  await screen.findByRole('heading', { level: 1, name: 'Add Repositories' });
+  return rendered;
+}
+
+function added(id: string): { ok: true; repository: RepositorySummary } {
+  return { ok: true, repository: buildSummary({ id }) };
+}
+
+function requests(fetchMock: ReturnType<typeof vi.fn>, pathname: string): Request[] {
+  return fetchMock.mock.calls
+    .map(([input, init]) => new Request(input as RequestInfo, init as RequestInit))
+    .filter((request) => new URL(request.url).pathname === pathname);
+}
+
+function progressRow(line: string): HTMLElement {
+  const list = screen.getByRole('list', { name: 'Repositories being added' });
+  const row = within(list)
+    .getAllByRole('listitem')
+    .find((item) => item.textContent?.startsWith(line));
+  if (!row) throw new Error(`no progress row for ${line}`);
+  return row;
+}
+
+const textarea = () => screen.getByRole('textbox', { name: 'Repositories' });
+
+describe('add page (SPEC §2)', () => {
+  it("is headed 'Add Repositories', focuses the textarea and offers the quick links", async () => {
+    await openAdd();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Add Repositories' })).toBeDefined();
+    await waitFor(() => expect(document.activeElement).toBe(textarea()));
+    const links = screen.getByRole('navigation', { name: 'Quick links' });
+    expect(within(links).getByRole('link', { name: 'All repositories' }).getAttribute('href')).toBe('#/');
+    expect(within(links).getByRole('link', { name: 'Tags' }).getAttribute('href')).toBe('#/tags');
+    expect(within(links).getByRole('link', { name: 'Statistics' }).getAttribute('href')).toBe('#/stats');
+  });
+
+  it('needs at least one non-empty line', async () => {
+    const { user, fetchMock } = await openAdd();
+    await user.type(textarea(), '   {Enter}  ');
+    await user.click(screen.getByRole('button', { name: 'Add Repositories' }));
+    expect(await screen.findByText('❌ Please enter at least one repository.')).toBeDefined();
+    expect(requests(fetchMock, '/repositories/batch')).toHaveLength(0);
+  });
+
+  it('fails invalid lines locally, without any call, when no line is valid', async () => {
+    const { user, fetchMock } = await openAdd();
+    await user.type(textarea(), 'not a repository{Enter}also/not/valid');
+    await user.click(screen.getByRole('button', { name: 'Add Repositories' }));
+    expect(await screen.findByText('❌ Failed to add all 2 repositories.')).toBeDefined();
+    expect(within(progressRow('not a repository')).getByText(`Failed: ${INVALID}`)).toBeDefined();
+    expect(requests(fetchMock, '/repositories/batch')).toHaveLength(0);
+  });
+});
+
+describe('batch progress (SPEC §4, DESIGN §4)', () => {
+  it('sends every valid line in one streamed batch and shows each item pending → processing → done', async () => {
+    const stream = ndjsonStream();
+    const { user, fetchMock } = await openAdd({ 'POST /repositories/batch': () => stream.response() });
+    await screen.findByRole('heading', { level: 1, name: 'Add Repositories' });
+    await user.type(
+      textarea(),
+      'facebook/react{Enter}https://github.com/vitejs/vite{Enter}github.com/a/b{Enter}bad line{Enter}facebook/react',
+    );
+    const tags = screen.getByRole('combobox', { name: 'Tags for every repository' });
+    await user.type(tags, ' web {Enter}');
+    await user.click(screen.getByRole('button', { name: 'Add Repositories' }));
+
+    expect(await screen.findByRole('button', { name: 'Adding...' })).toBeDefined();
+    const [request] = requests(fetchMock, '/repositories/batch');
+    expect(request?.headers.get('Accept')).toBe('application/x-ndjson');
+    expect(await request?.json()).toEqual({
+      items: [
+        { id: 'facebook/react' },
+        { url: 'https://github.com/vitejs/vite' },
+        { url: 'https://github.com/a/b' },
+        { id: 'facebook/react' },
+      ],
+      tags: 'web',
+      notify_slack: true,
+    });
+    expect(progressRow('facebook/react').dataset.status).toBe('processing');
+    expect(progressRow('https://github.com/vitejs/vite').dataset.status).toBe('pending');
+    expect(progressRow('bad line').dataset.status).toBe('error');
+
+    await act(async () => stream.push({ index: 0, input: 'facebook/react', ...added('facebook/react') }));
+    await waitFor(() => expect(progressRow('facebook/react').dataset.status).toBe('success'));
+    expect(progressRow('https://github.com/vitejs/vite').dataset.status).toBe('processing');
+    expect(screen.getByText('Processing 2 of 5...')).toBeDefined();
+
+    // A line split over two chunks, and two lines in one chunk.
+    await act(async () => {
+      stream.pushRaw('{"index":1,"input":"https://github.com/vitejs/vite","ok":false,');
+      stream.pushRaw('"error":"GitHub API quota exhausted"}\n');
+      stream.push(
+        { index: 2, input: 'https://github.com/a/b', ...added('a/b') },
+        {
+          index: 3,
+          input: 'facebook/react',
+          ok: false,
+          error: 'facebook/react is already in the catalogue.',
+        },
+        { done: true, succeeded: 2, failed: 2 },
+      );
+      stream.end();
+    });
+
+    expect(await screen.findByText('⚠️ Added 2 repositories, 3 failed.')).toBeDefined();
+    expect(
+      within(progressRow('https://github.com/vitejs/vite')).getByText('Failed: GitHub API quota exhausted'),
+    ).toBeDefined();
+    const results = screen.getByRole('heading', { name: 'Results' }).closest('div') as HTMLElement;
+    expect(within(results).getByText('Successful')).toBeDefined();
+    expect(within(results).getByText(/facebook\/react is already in the catalogue\./)).toBeDefined();
+    expect(within(results).getByText(new RegExp(INVALID.replace(/[.]/g, '\\.')))).toBeDefined();
+    expect(within(results).getByRole('link', { name: 'facebook/react' }).getAttribute('href')).toBe(
+      `#/repo/${encodeRouteId('facebook/react')}`,
+    );
+    // Mixed results keep the inputs for another try.
+    expect((textarea() as HTMLTextAreaElement).value).toContain('bad line');
+  });
+
+  it('clears the inputs after a complete success', async () => {
+    const stream = ndjsonStream();
+    const { user } = await openAdd({ 'POST /repositories/batch': () => stream.response() });
+    await user.type(textarea(), 'a/b{Enter}c/d');
+    await user.click(screen.getByRole('button', { name: 'Add Repositories' }));
+    await act(async () => {
+      stream.push(
+        { index: 0, input: 'a/b', ...added('a/b') },
+        { index: 1, input: 'c/d', ...added('c/d') },
+        { done: true, succeeded: 2, failed: 0 },
+      );
+      stream.end();
+    });
+    expect(await screen.findByText('✅ Successfully added 2 repositories!')).toBeDefined();
+    expect((textarea() as HTMLTextAreaElement).value).toBe('');
+  });
+
+  it("says '❌ Batch add failed: {message}' when the call fails", async () => {
+    const { user } = await openAdd({
+      'POST /repositories/batch': () => errorResponse(429, 'Too many requests'),
+    });
+    await user.type(textarea(), 'a/b');
+    await user.click(screen.getByRole('button', { name: 'Add Repositories' }));
+    expect(await screen.findByText('❌ Batch add failed: Too many requests')).toBeDefined();
+    expect(progressRow('a/b').dataset.status).toBe('error');
+  });
+
+  it('reports a stream that ends before every item', async () => {
+    const stream = ndjsonStream();
+    const { user } = await openAdd({ 'POST /repositories/batch': () => stream.response() });
+    await user.type(textarea(), 'a/b{Enter}c/d');
+    await user.click(screen.getByRole('button', { name: 'Add Repositories' }));
+    await act(async () => {
+      stream.push({ index: 0, input: 'a/b', ...added('a/b') });
+      stream.end();
+    });
+    expect(
+      await screen.findByText(
+        '❌ Batch add failed: The connection closed before every repository was processed.',
+      ),
+    ).toBeDefined();
+    expect(progressRow('a/b').dataset.status).toBe('success');
+    expect(progressRow('c/d').dataset.status).toBe('error');
+  });
+
+  it('keeps up with a 500-line paste, rendering only the visible rows', async () => {
+    const stream = ndjsonStream();
+    const { user } = await openAdd({ 'POST /repositories/batch': () => stream.response() });
+    const lines = Array.from({ length: 500 }, (_, i) => `owner/repo-${i}`);
+    await user.click(textarea());
+    await user.paste(lines.join('\n'));
+    await user.click(screen.getByRole('button', { name: 'Add Repositories' }));
+    const list = await screen.findByRole('list', { name: 'Repositories being added' });
+    expect(within(list).getAllByRole('listitem').length).toBeLessThan(40);
+    for (let start = 0; start < 500; start += 100) {
+      await act(async () => {
+        for (let i = start; i < start + 100; i += 1) {
+          stream.push({ index: i, input: lines[i], ...added(lines[i] as string) });
+        }
+      });
+      // Progress shows while the stream is still open.
+      await waitFor(() => expect(screen.getByText(`Processing ${start + 100} of 500...`)).toBeDefined());
+    }
+    await act(async () => {
+      stream.push({ done: true, succeeded: 500, failed: 0 });
+      stream.end();
+    });
+    expect(await screen.findByText('✅ Successfully added 500 repositories!')).toBeDefined();
+    expect(screen.getByText('Processed 500 of 500')).toBeDefined();
+    expect(within(list).getAllByRole('listitem').length).toBeLessThan(40);
+  });
+});
+
+describe('notify checkbox (SPEC §4)', () => {
+  it('is on by default with a webhook, and says how to add silently', async () => {
+    const stream = ndjsonStream();
+    const { user, fetchMock } = await openAdd({ 'POST /repositories/batch': () => stream.response() });
+    const box = (await screen.findByRole('checkbox', {
+      name: 'Send a Slack notification',
+    })) as HTMLInputElement;
+    await waitFor(() => expect(box.disabled).toBe(false));
+    expect(box.checked).toBe(true);
+    expect(
+      screen.getByText('Uncheck if you want to add repositories silently without notifying Slack.'),
+    ).toBeDefined();
+    await user.click(box);
+    await user.type(textarea(), 'a/b');
+    await user.click(screen.getByRole('button', { name: 'Add Repositories' }));
+    const [request] = requests(fetchMock, '/repositories/batch');
+    expect(await request?.json()).toMatchObject({ notify_slack: false });
+    await act(async () => stream.end());
+  });
+
+  it('is disabled and off without a webhook', async () => {
+    await openAdd({}, false);
+    const box = (await screen.findByRole('checkbox', {
+      name: 'Send a Slack notification',
+    })) as HTMLInputElement;
+    await waitFor(() => expect(box.disabled).toBe(true));
+    expect(box.checked).toBe(false);
+    expect(screen.getByText(/Slack notifications require configuring a webhook in Settings\./)).toBeDefined();
+  });
+});
+
+describe('suggested tags (SPEC §5, §8)', () => {
+  it('shows the member’s most-used tags and appends one when clicked', async () => {
+    const { user } = await openAdd();
+    const group = await screen.findByRole('group', { name: 'Suggested tags' });
+    expect(
+      within(group)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['frontend', 'ui']);
+    await user.click(within(group).getByRole('button', { name: 'Add tag frontend' }));
+    expect(within(group).getByRole('button', { name: 'frontend (added)' })).toBeDefined();
+    const tags = screen.getByRole('combobox', { name: 'Tags for every repository' });
+    expect(tags.closest('.mantine-TagsInput-root')?.textContent).toContain('frontend');
+  });
+
+  it("says 'Loading suggested tags…', then offers Retry when they fail", async () => {
+    let calls = 0;
+    let fail: (response: Response) => void = () => {};
+    const { user } = await openAdd({
+      'GET /repositories/': () => {
+        calls += 1;
+        return calls === 1
+          ? new Promise<Response>((resolve) => (fail = resolve))
+          : listResponse([buildSummary({ user_id: 1, tags: 'back' })])();
+      },
+    });
+    expect(await screen.findByText('Loading suggested tags…')).toBeDefined();
+    await act(async () => fail(errorResponse(500, 'down')));
+    expect(await screen.findByText('Unable to load suggested tags right now.')).toBeDefined();
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    const group = await screen.findByRole('group', { name: 'Suggested tags' });
+    expect(within(group).getByRole('button', { name: 'Add tag back' })).toBeDefined();
+  });
+});
+
+describe('Clear (SPEC §4)', () => {
+  it('resets the inputs, notify to on, the messages and the progress', async () => {
+    const { user } = await openAdd();
+    const box = (await screen.findByRole('checkbox', {
+      name: 'Send a Slack notification',
+    })) as HTMLInputElement;
+    await waitFor(() => expect(box.disabled).toBe(false));
+    await user.click(box);
+    await user.type(textarea(), 'bad line');
+    await user.click(screen.getByRole('button', { name: 'Add Repositories' }));
+    expect(await screen.findByText('❌ Failed to add all 1 repositories.')).toBeDefined();
+    await user.click(screen.getByRole('button', { name: 'Clear' }));
+    expect((textarea() as HTMLTextAreaElement).value).toBe('');
+    expect(box.checked).toBe(true);
+    expect(screen.queryByText('❌ Failed to add all 1 repositories.')).toBeNull();
+    expect(screen.queryByRole('list', { name: 'Repositories being added' })).toBeNull();
+  });
+});

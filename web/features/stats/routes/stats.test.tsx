@@ -1,0 +1,176 @@
+import { act, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
+import {
+  errorResponse,
+  type FetchHandler,
+  jsonResponse,
+  renderApp,
+  renderWithProviders,
+  signIn,
+} from '../../../test-utils.tsx';
+import StatsRoute from './stats.tsx';
+
+const recent = new Date(Date.now() - 2 * 86_400_000).toISOString();
+const old = '2020-01-01T00:00:00Z';
+
+function row(id: string, overrides: Partial<RepositorySummary>): RepositorySummary {
+  return {
+    id,
+    user_id: 1,
+    name: id.split('/')[1] ?? id,
+    description: null,
+    url: `https://github.com/${id}`,
+    license: '',
+    topics: '',
+    tags: '',
+    notes: '',
+    stars: 0,
+    forks: 0,
+    issues: 0,
+    commits: 0,
+    total_commits: 0,
+    contributors: 0,
+    last_commit: null,
+    last_synced: null,
+    created_at: '2026-08-01T00:00:00Z',
+    updated_at: '2026-08-01T00:00:00Z',
+    language: null,
+    archived: false,
+    private: false,
+    gone: false,
+    default_branch: 'main',
+    github_id: 1,
+    comment_count: 0,
+    version_count: 0,
+    ...overrides,
+  };
+}
+
+const rows = [
+  row('a/one', {
+    tags: 'web,react',
+    topics: 'ui',
+    license: 'MIT',
+    stars: 1500,
+    forks: 10,
+    contributors: 5,
+    last_commit: recent,
+  }),
+  row('a/two', {
+    tags: 'web',
+    topics: 'ui,css',
+    license: 'mit',
+    stars: 50,
+    forks: 2,
+    contributors: '1000+',
+    last_commit: old,
+  }),
+  row('a/three', {
+    tags: 'cli',
+    topics: 'rust',
+    license: '',
+    stars: 200_000,
+    forks: 3,
+    contributors: 4000,
+    last_commit: recent,
+  }),
+];
+
+function openStats(handler: FetchHandler = () => jsonResponse({ repositories: rows })) {
+  signIn();
+  return renderApp({ route: '/stats', handlers: { 'GET /repositories/': handler } });
+}
+
+function card(label: string): string {
+  const region = screen.getByRole('region', { name: label });
+  return region.textContent?.replace(label, '') ?? '';
+}
+
+describe('statistics page (SPEC §2, §9)', () => {
+  it('shows the stat cards over every repository', async () => {
+    openStats();
+    expect(await screen.findByText('Showing statistics for 3 of 3 repositories')).toBeDefined();
+    expect(card('Total repositories')).toBe('3');
+    expect(card('Total stars')).toBe('201,550');
+    expect(card('Average stars')).toBe('67,183.3');
+    expect(card('Total forks')).toBe('15');
+    expect(card('Recently updated')).toContain('2');
+    expect(card('License coverage')).toContain('67%');
+    expect(card('Most common license')).toContain('MIT');
+    expect(card('Most common license')).toContain('2 repositories');
+    expect(card('Contributors')).toContain('2,005');
+    expect(await screen.findByRole('heading', { name: 'Charts' })).toBeDefined();
+  });
+
+  it('filters by tags (AND), licence and stars, with removable chips and Clear filters', async () => {
+    const { user } = openStats();
+    await screen.findByText('Showing statistics for 3 of 3 repositories');
+    const tags = screen.getByRole('combobox', { name: 'Tags' });
+    await user.type(tags, 'web{Enter}');
+    expect(await screen.findByText('Showing statistics for 2 of 3 repositories')).toBeDefined();
+    await user.type(tags, 'REACT{Enter}');
+    expect(await screen.findByText('Showing statistics for 1 of 3 repositories')).toBeDefined();
+    const chips = screen.getByRole('group', { name: 'Active filters' });
+    await user.click(within(chips).getByRole('button', { name: /Remove filter Tag: react/i }));
+    expect(await screen.findByText('Showing statistics for 2 of 3 repositories')).toBeDefined();
+
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    expect(await screen.findByText('Showing statistics for 3 of 3 repositories')).toBeDefined();
+
+    await user.click(screen.getByRole('combobox', { name: 'License' }));
+    await user.click(await screen.findByRole('option', { name: 'No License' }));
+    expect(await screen.findByText('Showing statistics for 1 of 3 repositories')).toBeDefined();
+    expect(
+      within(screen.getByRole('group', { name: 'Active filters' })).getByText('License: No License'),
+    ).toBeDefined();
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+
+    const min = screen.getByRole('textbox', { name: 'Minimum stars' });
+    const max = screen.getByRole('textbox', { name: 'Maximum stars' });
+    await user.type(min, '100');
+    await user.type(max, '2000');
+    expect(await screen.findByText('Showing statistics for 1 of 3 repositories')).toBeDefined();
+    expect(screen.getByText('Stars: 100–2000')).toBeDefined();
+  });
+
+  it('shows the three star messages and ignores an invalid range, with the hint', async () => {
+    const { user } = openStats();
+    await screen.findByText('Showing statistics for 3 of 3 repositories');
+    const min = screen.getByRole('textbox', { name: 'Minimum stars' });
+    const max = screen.getByRole('textbox', { name: 'Maximum stars' });
+    await user.type(min, '-5');
+    expect(await screen.findByText('Minimum stars must be 0 or greater.')).toBeDefined();
+    expect(screen.getByText('Fix the star range above or clear all filters.')).toBeDefined();
+    expect(screen.getByText('Showing statistics for 3 of 3 repositories')).toBeDefined();
+    await user.clear(min);
+    await user.type(max, '-1');
+    expect(await screen.findByText('Maximum stars must be 0 or greater.')).toBeDefined();
+    await user.clear(max);
+    await user.type(min, '500');
+    await user.type(max, '100');
+    expect(await screen.findByText('Minimum stars cannot be greater than maximum.')).toBeDefined();
+    expect(screen.getByText('Showing statistics for 3 of 3 repositories')).toBeDefined();
+  });
+
+  it("says 'Failed to load statistics. Please try again.' and retries", async () => {
+    let calls = 0;
+    const { user } = openStats(() => {
+      calls += 1;
+      return calls <= 1 ? errorResponse(500, 'down') : jsonResponse({ repositories: rows });
+    });
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Failed to load statistics. Please try again.')).toBeDefined();
+    await act(async () => user.click(within(alert).getByRole('button', { name: 'Retry' })));
+    expect(await screen.findByText('Showing statistics for 3 of 3 repositories')).toBeDefined();
+  });
+
+  it('says the user information is missing when nobody is signed in', async () => {
+    renderWithProviders(<StatsRoute />, {
+      handlers: { 'GET /repositories/': () => jsonResponse({ repositories: rows }) },
+    });
+    expect(
+      await screen.findByText('User information not available. Please try refreshing the page.'),
+    ).toBeDefined();
+  });
+});

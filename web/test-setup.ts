@@ -10,3 +10,10 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
+
+// happy-dom has no FontFaceSet; Mantine's auto-growing Textarea waits on `document.fonts.ready`.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', {
+    value: { ready: Promise.resolve(), addEventListener() {}, removeEventListener() {} },
+  });
+}

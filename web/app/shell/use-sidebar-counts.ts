@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { RepositorySummary } from '../../../shared/schemas/repositories.ts';
 import { countDistinctTags } from '../../../shared/tag-colors.ts';
-import { repositoriesQueryOptions } from '../../features/repositories/api/get-repositories.ts';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
+import { repositoriesQueryOptions } from '../../lib/repositories-query.ts';
 
 /** The sidebar's badges (SPEC §3 "sidebar counts"); null hides a badge. */
 export interface SidebarCounts {

@@ -1,3 +1,5 @@
+import { REPOSITORY_LIST_KEY } from '../../../lib/repositories-query.ts';
+
 /**
  * The repositories feature's query keys. Everything starts with 'repositories', so a change
  * (add, sync, save, delete) can invalidate the lot with one call. The Tags and Statistics
@@ -5,7 +7,7 @@
  */
 export const repositoryKeys = {
   all: ['repositories'] as const,
-  list: () => ['repositories', 'list'] as const,
+  list: () => REPOSITORY_LIST_KEY,
   detail: (fullName: string) => ['repositories', 'detail', fullName] as const,
   metrics: (fullName: string) => ['repositories', 'metrics', fullName] as const,
   commits: (fullName: string) => ['repositories', 'commits', fullName] as const,

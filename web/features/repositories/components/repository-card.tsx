@@ -5,11 +5,11 @@ import { Link } from 'react-router';
 import { formatCount, formatStars, splitList } from '../../../../shared/format.ts';
 import { encodeRouteId } from '../../../../shared/route-id.ts';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
+import { TagChip } from '../../../components/tag-chip.tsx';
 import { LicenseBadge } from './license-badge.tsx';
 import { RepositoryFlags } from './repository-flags.tsx';
 import classes from './repository-list.module.css';
 import { RelativeAge } from './repository-table.tsx';
-import { TagChip } from './tag-chip.tsx';
 
 const MAX_TAGS = 4;
 

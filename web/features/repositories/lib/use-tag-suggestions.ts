@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
 import { tagSuggestions } from '../../../../shared/tag-colors.ts';
 import { useAuth } from '../../../lib/auth/auth-context.tsx';
-import { repositoriesQueryOptions } from '../api/get-repositories.ts';
+import { repositoriesQueryOptions } from '../../../lib/repositories-query.ts';
 
 /**
  * SPEC §6/§9: up to 8 most-used tags of the member's own repositories, from the (shared)

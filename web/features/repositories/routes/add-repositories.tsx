@@ -20,15 +20,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { encodeRouteId } from '../../../../shared/route-id.ts';
+import { TagChip } from '../../../components/tag-chip.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
+import { useSlackWebhook } from '../../../lib/auth/api/get-slack-webhook.ts';
 import { useAuth } from '../../../lib/auth/auth-context.tsx';
 import { addRepositoriesBatch } from '../api/add-repositories-batch.ts';
-import { useSlackWebhookStatus } from '../api/get-slack-webhook.ts';
 import { repositoryKeys } from '../api/query-keys.ts';
 import classes from '../components/add/add.module.css';
 import { BatchProgress } from '../components/add/batch-progress.tsx';
 import { StatusMessage } from '../components/status-message.tsx';
-import { TagChip } from '../components/tag-chip.tsx';
 import { TagsEditor } from '../components/tags-editor.tsx';
 import tones from '../components/tones.module.css';
 import {
@@ -68,7 +68,7 @@ export default function AddRepositoriesRoute() {
   const [running, setRunning] = useState(false);
   const [finished, setFinished] = useState(false);
   const { message, show, clear } = useFlashMessage();
-  const webhook = useSlackWebhookStatus();
+  const webhook = useSlackWebhook();
   const suggestions = useTagSuggestions();
 
   // SPEC §2: the textarea has the focus when the page opens.

@@ -19,7 +19,7 @@ import { CARD_DENSITIES, DEFAULT_CARD_DENSITY, MOBILE_BREAKPOINT_PX } from '../.
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
 import { FormMessage } from '../../../components/form-message.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
-import { useRepositories } from '../api/get-repositories.ts';
+import { useRepositories } from '../../../lib/repositories-query.ts';
 import { ExportButton, useExport } from '../components/export-button.tsx';
 import { RepositoryCards } from '../components/repository-cards.tsx';
 import { RepositoryTable } from '../components/repository-table.tsx';

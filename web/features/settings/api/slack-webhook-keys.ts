@@ -1,9 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { SlackWebhookStatus } from '../../../../shared/schemas/auth.ts';
-import { meQueryKey } from '../../../lib/auth/api/get-me.ts';
+import { slackWebhookQueryKey } from '../../../lib/auth/api/get-slack-webhook.ts';
 import type { User } from '../../../lib/auth/user.ts';
-
-export const slackWebhookQueryKey = [...meQueryKey, 'slack-webhook'] as const;
 
 /**
  * After a save or removal: the status query and the user's webhook fields show the new state

@@ -31,7 +31,7 @@ import {
   topTopics,
 } from '../../../../shared/stats.ts';
 import { useAuth } from '../../../lib/auth/auth-context.tsx';
-import { useRepositories } from '../api/get-repositories.ts';
+import { useRepositories } from '../../../lib/repositories-query.ts';
 import { FilterChips, filterChips, removeChip } from '../components/filter-chips.tsx';
 import { StatCard } from '../components/stat-card.tsx';
 import classes from '../components/stats.module.css';

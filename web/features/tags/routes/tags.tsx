@@ -18,9 +18,9 @@ import { displayLicense, formatCount, formatStars } from '../../../../shared/for
 import { encodeRouteId } from '../../../../shared/route-id.ts';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
 import { countTags, hasTag } from '../../../../shared/tag-colors.ts';
-import { useRepositories } from '../api/get-repositories.ts';
-import classes from '../components/tag-chip.module.css';
-import { tagChipStyle } from '../components/tag-chip.tsx';
+import { tagChipClass, tagChipStyle } from '../../../components/tag-chip.tsx';
+import { useRepositories } from '../../../lib/repositories-query.ts';
+import classes from '../components/tag-link.module.css';
 
 export const LOAD_FAILED = 'Failed to load tags. Please try again.';
 const PAGE = 100;
@@ -97,7 +97,7 @@ function AllTags({ rows }: { rows: RepositorySummary[] }) {
           <li key={name.toLowerCase()}>
             <Link
               to={`/tags?tag=${encodeURIComponent(name)}`}
-              className={`${classes.chip} ${classes.tagLink}`}
+              className={`${tagChipClass} ${classes.tagLink}`}
               style={tagChipStyle(name)}
               aria-label={`${name}: ${count} ${count === 1 ? 'repository' : 'repositories'}`}
             >
@@ -128,7 +128,7 @@ function TaggedRepositories({ tag, rows }: { tag: string; rows: RepositorySummar
       <Group gap="sm" justify="space-between">
         <Title order={2} size="h3">
           Repositories tagged{' '}
-          <span className={`${classes.chip} ${classes.tagLink}`} style={tagChipStyle(tag)}>
+          <span className={`${tagChipClass} ${classes.tagLink}`} style={tagChipStyle(tag)}>
             {tag}
           </span>
         </Title>

@@ -1,7 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { type SlackWebhookStatus, slackWebhookStatusSchema } from '../../../../shared/schemas/auth.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
-import { slackWebhookQueryKey } from './slack-webhook-keys.ts';
+import { apiRequest } from '../../api-client.ts';
+import { meQueryKey } from './get-me.ts';
+
+/** Settings writes this key after a save or removal; the add screen reads it to offer Slack. */
+export const slackWebhookQueryKey = [...meQueryKey, 'slack-webhook'] as const;
 
 /** GET /auth/me/slack-webhook: status only, never the URL. */
 export function getSlackWebhook(signal?: AbortSignal): Promise<SlackWebhookStatus> {

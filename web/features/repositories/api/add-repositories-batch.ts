@@ -78,19 +78,49 @@ export async function addRepositoriesBatch(
   return total;
 }
 
-async function sendBatch(
+function sendBatch(
   request: BatchRequest,
   onItem: (item: BatchResultItem) => void,
   signal: AbortSignal | undefined,
+) {
+  const body = {
+    items: request.items,
+    ...(request.tags ? { tags: request.tags } : {}),
+    notify_slack: request.notify_slack,
+  };
+  return streamBatch('/repositories/batch', body, onItem, signal);
+}
+
+export interface ImportRequest {
+  source: 'starred' | 'owner';
+  login: string;
+  tags?: string;
+  notify_slack: boolean;
+}
+
+/**
+ * POST /repositories/import: the server lists a user's stars, or a user's or organisation's
+ * repositories, then adds them like a batch, streaming the same lines.
+ */
+export function importRepositories(
+  request: ImportRequest,
+  onItem: (item: BatchResultItem) => void,
+  signal?: AbortSignal,
 ): Promise<BatchSummary> {
-  const response = await apiFetch('/repositories/batch', {
+  const { tags, ...rest } = request;
+  return streamBatch('/repositories/import', { ...rest, ...(tags ? { tags } : {}) }, onItem, signal);
+}
+
+async function streamBatch(
+  path: string,
+  body: object,
+  onItem: (item: BatchResultItem) => void,
+  signal: AbortSignal | undefined,
+): Promise<BatchSummary> {
+  const response = await apiFetch(path, {
     method: 'POST',
     headers: { Accept: 'application/x-ndjson' },
-    body: {
-      items: request.items,
-      ...(request.tags ? { tags: request.tags } : {}),
-      notify_slack: request.notify_slack,
-    },
+    body,
     signal,
   });
 

@@ -79,6 +79,31 @@ export function applyResult(items: readonly BatchItem[], result: BatchResultItem
   return next;
 }
 
+/**
+ * An import's result: its items aren't known until the server lists them, so each streamed
+ * result adds its own finished item.
+ */
+export function appendResult(items: readonly BatchItem[], result: BatchResultItem): BatchItem[] {
+  const item: BatchItem = result.ok
+    ? {
+        position: result.index,
+        line: result.input,
+        input: { id: result.input },
+        batchIndex: result.index,
+        status: 'success',
+        repository: result.repository,
+      }
+    : {
+        position: result.index,
+        line: result.input,
+        input: { id: result.input },
+        batchIndex: result.index,
+        status: 'error',
+        error: result.error ?? 'Request failed',
+      };
+  return [...items, item];
+}
+
 /** The first pending item starts processing. */
 export function startProcessing(items: readonly BatchItem[]): BatchItem[] {
   const first = items.findIndex((item) => item.status === 'pending');

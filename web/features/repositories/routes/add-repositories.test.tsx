@@ -305,4 +305,46 @@ describe('Clear (SPEC §4)', () => {
     expect(screen.queryByText('❌ Failed to add all 1 repositories.')).toBeNull();
     expect(screen.queryByRole('list', { name: 'Repositories being added' })).toBeNull();
   });
+
+  describe('import from GitHub', () => {
+    it('imports a user’s stars with the shared tags, showing each repository as it arrives', async () => {
+      const stream = ndjsonStream();
+      const { user, fetchMock } = await openAdd({ 'POST /repositories/import': () => stream.response() });
+      await user.click(screen.getByRole('radio', { name: 'Import from GitHub' }));
+      await user.type(screen.getByRole('textbox', { name: 'GitHub user or organisation' }), 'torvalds');
+      await user.click(screen.getByRole('button', { name: 'Import' }));
+      await act(async () => {
+        stream.push(
+          { index: 0, input: 'a/b', ...added('a/b') },
+          { index: 1, input: 'c/d', ok: false, error: 'c/d is already in the catalogue.' },
+          { done: true, succeeded: 1, failed: 1 },
+        );
+        stream.end();
+      });
+      expect(await screen.findByText('⚠️ Added 1 repositories, 1 failed.')).toBeDefined();
+      expect(within(progressRow('c/d')).getByText('Failed: c/d is already in the catalogue.')).toBeDefined();
+      const [request] = requests(fetchMock, '/repositories/import');
+      expect(await request?.json()).toEqual({ source: 'starred', login: 'torvalds', notify_slack: true });
+    });
+
+    it('checks the name before calling, and shows the server’s answer for an unknown one', async () => {
+      const { user, fetchMock } = await openAdd({
+        'POST /repositories/import': () =>
+          errorResponse(404, 'GitHub has no user or organisation named ghost-org.'),
+      });
+      await user.click(screen.getByRole('radio', { name: 'Import from GitHub' }));
+      await user.click(screen.getByRole('radio', { name: 'Repositories of an owner' }));
+      const login = screen.getByRole('textbox', { name: 'GitHub user or organisation' });
+      await user.type(login, 'not a name');
+      await user.click(screen.getByRole('button', { name: 'Import' }));
+      expect(await screen.findByText('Enter a GitHub user or organisation name.')).toBeDefined();
+      expect(requests(fetchMock, '/repositories/import')).toHaveLength(0);
+      await user.clear(login);
+      await user.type(login, 'ghost-org');
+      await user.click(screen.getByRole('button', { name: 'Import' }));
+      expect(
+        await screen.findByText('❌ Batch add failed: GitHub has no user or organisation named ghost-org.'),
+      ).toBeDefined();
+    });
+  });
 });

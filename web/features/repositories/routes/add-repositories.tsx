@@ -8,6 +8,7 @@ import {
   List,
   Loader,
   Paper,
+  SegmentedControl,
   SimpleGrid,
   Stack,
   Text,
@@ -24,14 +25,21 @@ import { TagChip } from '../../../components/tag-chip.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { useSlackWebhook } from '../../../lib/auth/api/get-slack-webhook.ts';
 import { useAuth } from '../../../lib/auth/auth-context.tsx';
-import { addRepositoriesBatch } from '../api/add-repositories-batch.ts';
+import { addRepositoriesBatch, importRepositories } from '../api/add-repositories-batch.ts';
 import { repositoryKeys } from '../api/query-keys.ts';
 import classes from '../components/add/add.module.css';
 import { BatchProgress } from '../components/add/batch-progress.tsx';
+import {
+  checkImportLogin,
+  ImportFields,
+  type ImportSource,
+  useNarrowScreen,
+} from '../components/add/import-fields.tsx';
 import { StatusMessage } from '../components/status-message.tsx';
 import { TagsEditor } from '../components/tags-editor.tsx';
 import tones from '../components/tones.module.css';
 import {
+  appendResult,
   applyResult,
   type BatchItem,
   batchInputs,
@@ -61,7 +69,11 @@ export default function AddRepositoriesRoute() {
   const { user } = useAuth();
   const queryClient = useQueryClient();
   const textareaRef = useRef<HTMLTextAreaElement>(null);
+  const [mode, setMode] = useState<'lines' | 'import'>('lines');
   const [text, setText] = useState('');
+  const [source, setSource] = useState<ImportSource>('starred');
+  const [login, setLogin] = useState('');
+  const [loginError, setLoginError] = useState<string | null>(null);
   const [tags, setTags] = useState<string[]>([]);
   const [notify, setNotify] = useState(true);
   const [items, setItems] = useState<BatchItem[]>([]);
@@ -69,6 +81,7 @@ export default function AddRepositoriesRoute() {
   const [finished, setFinished] = useState(false);
   const { message, show, clear } = useFlashMessage();
   const webhook = useSlackWebhook();
+  const narrow = useNarrowScreen();
   const suggestions = useTagSuggestions();
 
   // SPEC §2: the textarea has the focus when the page opens.
@@ -88,10 +101,47 @@ export default function AddRepositoriesRoute() {
     setTags([...tags, tag]);
   };
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (running) return;
     clear();
+    if (mode === 'import') void runImport();
+    else void runLines();
+  };
+
+  /** Extra: import a user's stars or an owner's repositories (DESIGN §7); same progress and summary. */
+  const runImport = async () => {
+    const problem = checkImportLogin(login);
+    setLoginError(problem);
+    if (problem) return;
+    let current: BatchItem[] = [];
+    setItems(current);
+    setFinished(false);
+    setRunning(true);
+    try {
+      await importRepositories(
+        { source, login: login.trim(), tags: tags.join(',').trim() || undefined, notify_slack: notifyOn },
+        (result) => {
+          current = appendResult(current, result);
+          setItems(current);
+        },
+      );
+      if (current.length === 0) {
+        show('warning', `⚠️ ${login.trim()} has no repositories to import.`);
+      } else {
+        const summary = summaryText(countItems(current));
+        show(SUMMARY_KIND[summary.kind], summary.text);
+      }
+    } catch (error) {
+      show('error', `❌ Batch add failed: ${describeError(error, 'Request failed')}`);
+    } finally {
+      setRunning(false);
+      setFinished(true);
+      void queryClient.invalidateQueries({ queryKey: repositoryKeys.all });
+    }
+  };
+
+  const runLines = async () => {
     const lines = readLines(text);
     if (lines.length === 0) {
       setItems([]);
@@ -134,6 +184,8 @@ export default function AddRepositoriesRoute() {
 
   const onClear = () => {
     setText('');
+    setLogin('');
+    setLoginError(null);
     setTags([]);
     setNotify(true);
     setItems([]);
@@ -152,19 +204,45 @@ export default function AddRepositoriesRoute() {
         <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
           <form onSubmit={onSubmit} noValidate>
             <Stack gap="md">
-              <Textarea
-                ref={textareaRef}
-                label="Repositories"
-                description="One per line: https://github.com/owner/name, github.com/owner/name or owner/name."
-                placeholder={'facebook/react\nhttps://github.com/vitejs/vite'}
-                rows={8}
-                resize="vertical"
-                value={text}
-                onChange={(event) => setText(event.currentTarget.value)}
+              <SegmentedControl
+                aria-label="How to add"
+                fullWidth
+                orientation={narrow ? 'vertical' : 'horizontal'}
+                value={mode}
+                onChange={(value) => setMode(value as 'lines' | 'import')}
                 disabled={running}
-                spellCheck={false}
-                styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+                data={[
+                  { value: 'lines', label: 'Enter repositories' },
+                  { value: 'import', label: 'Import from GitHub' },
+                ]}
               />
+              {mode === 'import' ? (
+                <ImportFields
+                  source={source}
+                  onSourceChange={setSource}
+                  login={login}
+                  onLoginChange={(value) => {
+                    setLogin(value);
+                    setLoginError(null);
+                  }}
+                  error={loginError}
+                  disabled={running}
+                />
+              ) : (
+                <Textarea
+                  ref={textareaRef}
+                  label="Repositories"
+                  description="One per line: https://github.com/owner/name, github.com/owner/name or owner/name."
+                  placeholder={'facebook/react\nhttps://github.com/vitejs/vite'}
+                  rows={8}
+                  resize="vertical"
+                  value={text}
+                  onChange={(event) => setText(event.currentTarget.value)}
+                  disabled={running}
+                  spellCheck={false}
+                  styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+                />
+              )}
               <TagsEditor
                 label="Tags for every repository"
                 placeholder={tags.length === 0 ? 'Optional' : undefined}
@@ -207,7 +285,7 @@ export default function AddRepositoriesRoute() {
                     running ? <Loader size={16} aria-hidden /> : <IconPlus size={18} aria-hidden />
                   }
                 >
-                  {running ? 'Adding...' : 'Add Repositories'}
+                  {running ? 'Adding...' : mode === 'import' ? 'Import' : 'Add Repositories'}
                 </Button>
                 <Button
                   variant="default"

@@ -38,6 +38,8 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/health`,
     env: { E2E_PORT: String(port) },
     reuseExistingServer: false,
+    // SIGTERM lets e2e/serve.ts close the app and remove its temporary data folder.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     timeout: 60_000,
     stdout: 'pipe',
     stderr: 'pipe',

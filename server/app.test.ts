@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -256,6 +256,7 @@ describe('the built web app', () => {
       expect(missing.json()).toMatchObject({ code: 'not_found' });
     } finally {
       await web.close();
+      rmSync(dist, { recursive: true, force: true });
     }
   });
 });

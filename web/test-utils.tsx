@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { createHashRouter, RouterProvider } from 'react-router';
 import { afterEach, vi } from 'vitest';
 import { STORAGE_KEYS } from '../shared/constants.ts';
+import type { RepositorySummary } from '../shared/schemas/repositories.ts';
 import type { VersionResponse } from '../shared/schemas/system.ts';
 import { App } from './app/app.tsx';
 import { AppProviders } from './app/providers.tsx';
@@ -36,6 +37,42 @@ export function buildUser(overrides: Partial<User> = {}): User {
     github_default_quota_remaining: null,
     has_slack_webhook: false,
     slack_webhook_set_at: null,
+    ...overrides,
+  };
+}
+
+/** A repository as GET /repositories/ lists it: nothing counted, no licence, tags or dates. */
+export function buildRepositorySummary(
+  overrides: Partial<RepositorySummary> & { id: string },
+): RepositorySummary {
+  const { id } = overrides;
+  return {
+    user_id: 1,
+    name: id.split('/')[1] ?? id,
+    description: null,
+    url: `https://github.com/${id}`,
+    license: '',
+    topics: '',
+    tags: '',
+    notes: '',
+    stars: 0,
+    forks: 0,
+    issues: 0,
+    commits: 0,
+    total_commits: 0,
+    contributors: 0,
+    last_commit: null,
+    last_synced: null,
+    created_at: '2026-08-01T00:00:00Z',
+    updated_at: '2026-08-01T00:00:00Z',
+    language: null,
+    archived: false,
+    private: false,
+    gone: false,
+    default_branch: 'main',
+    github_id: 1,
+    comment_count: 0,
+    version_count: 0,
     ...overrides,
   };
 }
@@ -130,19 +167,30 @@ export interface RenderAppOptions {
   handlers?: Record<string, FetchHandler>;
 }
 
-/** The whole app as main.tsx mounts it, on the real hash router, with a stubbed API. */
-export function renderApp({ route = '/', version, handlers }: RenderAppOptions = {}) {
-  const fetchMock = stubFetch(handlers, version);
+type TestRouter = ReturnType<typeof createHashRouter>;
+
+/** Opens `route` on a fresh hash router and renders `view` of it inside the app's providers. */
+function mount(
+  route: string,
+  fetchMock: ReturnType<typeof stubFetch>,
+  createRouter: () => TestRouter,
+  view: (router: TestRouter) => ReactNode,
+) {
   window.location.hash = `#${route}`;
-  const router = createAppRouter();
+  const router = createRouter();
   routers.push(router);
   const user = userEvent.setup();
   const result = render(
     <AppProviders queryClient={createTestQueryClient()} env="test">
-      <App router={router} />
+      {view(router)}
     </AppProviders>,
   );
   return { ...result, router, user, fetchMock };
+}
+
+/** The whole app as main.tsx mounts it, on the real hash router, with a stubbed API. */
+export function renderApp({ route = '/', version, handlers }: RenderAppOptions = {}) {
+  return mount(route, stubFetch(handlers, version), createAppRouter, (router) => <App router={router} />);
 }
 
 /** One component inside the providers and a hash router, for feature-level tests. */
@@ -150,15 +198,26 @@ export function renderWithProviders(
   ui: ReactNode,
   { route = '/', handlers }: { route?: string; handlers?: Record<string, FetchHandler> } = {},
 ) {
-  const fetchMock = stubFetch(handlers);
-  window.location.hash = `#${route}`;
-  const router = createHashRouter([{ path: '*', element: ui }]);
-  routers.push(router);
-  const user = userEvent.setup();
-  const result = render(
-    <AppProviders queryClient={createTestQueryClient()} env="test">
-      <RouterProvider router={router} />
-    </AppProviders>,
+  return mount(
+    route,
+    stubFetch(handlers),
+    () => createHashRouter([{ path: '*', element: ui }]),
+    (router) => <RouterProvider router={router} />,
   );
-  return { ...result, router, user, fetchMock };
+}
+
+/** A signed-in member on `route`, with the repository list (GET /repositories/) from `handler`. */
+export function renderWithRepositories(route: string, handler: FetchHandler) {
+  signIn();
+  return renderApp({ route, handlers: { 'GET /repositories/': handler } });
+}
+
+/** Answers 500 the first time, then as `handler` does: for the Retry of a failed load. */
+export function failingOnce(handler: FetchHandler): FetchHandler {
+  let failed = false;
+  return (request) => {
+    if (failed) return handler(request);
+    failed = true;
+    return errorResponse(500, 'down');
+  };
 }

@@ -99,6 +99,14 @@ function openTab(coordination: RefreshCoordination, onSessionExpired = vi.fn()) 
   return { client, refresher, onSessionExpired };
 }
 
+/** The default API client answers 401s with a refresher over POST /auth/refresh. */
+function installRefresher(onSessionExpired = vi.fn(), coordination?: RefreshCoordination) {
+  setUnauthorizedHandler(
+    createTokenRefresher({ requestRefresh: (token) => postRefresh(token), onSessionExpired, coordination })
+      .handleUnauthorized,
+  );
+}
+
 const get = (client: Pick<ApiClient, 'apiRequest'>, index: number) =>
   client.apiRequest(`/repositories/${index}`, okSchema);
 
@@ -115,13 +123,7 @@ describe('one tab', () => {
   it('answers 10 parallel 401s with exactly one refresh, then retries each request once', async () => {
     const { server, fetchMock } = startFakeServer();
     const onSessionExpired = vi.fn();
-    setUnauthorizedHandler(
-      createTokenRefresher({
-        requestRefresh: (token) => postRefresh(token),
-        onSessionExpired,
-        coordination: createSharedCoordination(),
-      }).handleUnauthorized,
-    );
+    installRefresher(onSessionExpired, createSharedCoordination());
 
     const results = await Promise.all(Array.from({ length: 10 }, (_, index) => get({ apiRequest }, index)));
 
@@ -138,10 +140,7 @@ describe('one tab', () => {
 
   it('sends the stored refresh token and keeps no stale one', async () => {
     const { fetchMock } = startFakeServer();
-    setUnauthorizedHandler(
-      createTokenRefresher({ requestRefresh: (token) => postRefresh(token), onSessionExpired: vi.fn() })
-        .handleUnauthorized,
-    );
+    installRefresher();
     await get({ apiRequest }, 1);
     const refreshCall = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/auth/refresh'));
     expect(JSON.parse(String(refreshCall?.[1]?.body))).toEqual({ refresh_token: 'refresh-0' });
@@ -157,13 +156,7 @@ describe('one tab', () => {
       },
     );
     const onSessionExpired = vi.fn();
-    setUnauthorizedHandler(
-      createTokenRefresher({
-        requestRefresh: (token) => postRefresh(token),
-        onSessionExpired,
-        coordination: createSharedCoordination(),
-      }).handleUnauthorized,
-    );
+    installRefresher(onSessionExpired, createSharedCoordination());
 
     const outcomes = await Promise.allSettled(
       Array.from({ length: 10 }, (_, index) => get({ apiRequest }, index)),
@@ -183,10 +176,7 @@ describe('one tab', () => {
     const { server } = startFakeServer();
     localStorage.removeItem(STORAGE_KEYS.refreshToken);
     const onSessionExpired = vi.fn();
-    setUnauthorizedHandler(
-      createTokenRefresher({ requestRefresh: (token) => postRefresh(token), onSessionExpired })
-        .handleUnauthorized,
-    );
+    installRefresher(onSessionExpired);
     await expect(get({ apiRequest }, 1)).rejects.toMatchObject({ status: 401 });
     expect(server.refreshCalls).toBe(0);
     expect(onSessionExpired).toHaveBeenCalledOnce();
@@ -214,10 +204,7 @@ describe('one tab', () => {
     });
     const query = vi.fn(async () => ({ held: held.map((name) => ({ name })), pending: [] }));
     vi.stubGlobal('navigator', { ...navigator, locks: { request, query } });
-    setUnauthorizedHandler(
-      createTokenRefresher({ requestRefresh: (token) => postRefresh(token), onSessionExpired: vi.fn() })
-        .handleUnauthorized,
-    );
+    installRefresher();
     await get({ apiRequest }, 1);
     expect(request.mock.calls[0]?.[0]).toBe(REFRESH_LOCK_NAME);
     // The marker names the rotated token by a fingerprint, never the token itself.

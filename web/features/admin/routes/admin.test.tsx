@@ -18,12 +18,6 @@ const stats: AdminStats = {
 function adminUser(overrides: Partial<AdminUser> = {}): AdminUser {
   return {
     ...buildUser(),
-    has_personal_github_token: false,
-    github_token_last_four: null,
-    github_token_set_at: null,
-    github_default_quota_remaining: null,
-    has_slack_webhook: false,
-    slack_webhook_set_at: null,
     repository_count: 0,
     ...overrides,
   };

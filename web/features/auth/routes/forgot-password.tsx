@@ -1,16 +1,14 @@
-import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { IconArrowLeft, IconMail, IconSend } from '@tabler/icons-react';
+import { Anchor, Button, Stack, Text } from '@mantine/core';
+import { IconArrowLeft, IconMail } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { RESET_LINK_HOURS } from '../../../../shared/constants.ts';
-import { type EmailOnlyBody, emailOnlyBodySchema } from '../../../../shared/schemas/auth.ts';
 import { AuthCard } from '../../../components/auth-card.tsx';
 import { FormMessage } from '../../../components/form-message.tsx';
 import { isApiError } from '../../../lib/api-client.ts';
 import { describeError } from '../../../lib/api-errors.ts';
-import { zodResolver } from '../../../lib/forms/zod-resolver.ts';
 import { useForgotPassword } from '../api/forgot-password.ts';
+import { EmailRequestForm } from '../components/auth-screen.tsx';
 import { AUTH_MESSAGES, tooManyResetRequests } from '../messages.ts';
 
 /** SPEC §8: 429 in minutes, else the server's text or 'Failed to send password reset email'. */
@@ -23,14 +21,9 @@ export default function ForgotPasswordRoute() {
   const forgot = useForgotPassword();
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<{ email: string; message: string } | null>(null);
-  const form = useForm<EmailOnlyBody>({
-    initialValues: { email: '' },
-    validate: zodResolver(emailOnlyBodySchema),
-  });
 
-  const submit = form.onSubmit((values) => {
+  const submit = (email: string) => {
     setError(null);
-    const email = values.email.trim();
     forgot.mutate(
       { email },
       {
@@ -38,7 +31,7 @@ export default function ForgotPasswordRoute() {
         onError: (failure) => setError(forgotErrorMessage(failure)),
       },
     );
-  });
+  };
 
   if (sent) {
     return (
@@ -64,13 +57,8 @@ export default function ForgotPasswordRoute() {
           >
             Back to Login
           </Button>
-          <Button
-            variant="subtle"
-            onClick={() => {
-              setSent(null);
-              form.reset();
-            }}
-          >
+          {/* The form was unmounted with the address in it: it comes back empty. */}
+          <Button variant="subtle" onClick={() => setSent(null)}>
             Use a different email
           </Button>
         </Stack>
@@ -83,31 +71,17 @@ export default function ForgotPasswordRoute() {
       title="Forgot Password"
       subtitle="Enter the email address of your account and we will send you a link to reset your password."
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {error && <FormMessage kind="error">{error}</FormMessage>}
-          <TextInput
-            label="Email Address"
-            type="email"
-            placeholder="you@example.com"
-            autoComplete="email"
-            required
-            data-autofocus
-            {...form.getInputProps('email')}
-          />
-          <Button
-            type="submit"
-            fullWidth
-            loading={forgot.isPending}
-            leftSection={<IconSend size={18} aria-hidden />}
-          >
-            Send Reset Link
-          </Button>
+      <EmailRequestForm
+        onSubmit={submit}
+        message={error && <FormMessage kind="error">{error}</FormMessage>}
+        submitLabel="Send Reset Link"
+        pending={forgot.isPending}
+        footer={
           <Anchor component={Link} to="/login" size="sm" ta="center">
             Back to Login
           </Anchor>
-        </Stack>
-      </form>
+        }
+      />
     </AuthCard>
   );
 }

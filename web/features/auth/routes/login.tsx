@@ -1,4 +1,4 @@
-import { Anchor, Button, Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Checkbox, Group, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconLogin } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
@@ -12,6 +12,7 @@ import { isApiError } from '../../../lib/api-client.ts';
 import { describeError } from '../../../lib/api-errors.ts';
 import { zodResolver } from '../../../lib/forms/zod-resolver.ts';
 import { type LoginVariables, useLogin } from '../api/login.ts';
+import { AuthForm } from '../components/auth-screen.tsx';
 import { AUTH_MESSAGES } from '../messages.ts';
 
 /** SPEC §8: the server's text, else 'Login failed'; a network failure has its own text. */
@@ -48,50 +49,47 @@ export default function LoginRoute() {
 
   return (
     <AuthCard title="Sign In" subtitle="Welcome back. Sign in to your catalogue.">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {error && <FormMessage kind="error">{error}</FormMessage>}
-          <TextInput
-            label="Email or Username"
-            placeholder="you@example.com or username"
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            data-autofocus
-            {...form.getInputProps('email_or_username')}
-          />
-          <PasswordField
-            label="Password"
-            placeholder="Your password"
-            autoComplete="current-password"
-            {...form.getInputProps('password')}
-          />
-          <Group justify="space-between" gap="xs">
-            <Checkbox
-              label={`Remember me for ${REMEMBER_ME_HOURS} hours`}
-              {...form.getInputProps('remember_me', { type: 'checkbox' })}
-            />
-            <Anchor component={Link} to="/forgot-password" size="sm">
-              Forgot password?
-            </Anchor>
-          </Group>
-          <Button
-            type="submit"
-            fullWidth
-            loading={login.isPending}
-            disabled={incomplete || login.isPending}
-            leftSection={<IconLogin size={18} aria-hidden />}
-          >
-            Sign In
-          </Button>
+      <AuthForm
+        onSubmit={submit}
+        message={error && <FormMessage kind="error">{error}</FormMessage>}
+        submitLabel="Sign In"
+        submitIcon={<IconLogin size={18} aria-hidden />}
+        pending={login.isPending}
+        disabled={incomplete || login.isPending}
+        footer={
           <Text size="sm" ta="center">
             Don&apos;t have an account?{' '}
             <Anchor component={Link} to="/register" fw={600}>
               Create one
             </Anchor>
           </Text>
-        </Stack>
-      </form>
+        }
+      >
+        <TextInput
+          label="Email or Username"
+          placeholder="you@example.com or username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          data-autofocus
+          {...form.getInputProps('email_or_username')}
+        />
+        <PasswordField
+          label="Password"
+          placeholder="Your password"
+          autoComplete="current-password"
+          {...form.getInputProps('password')}
+        />
+        <Group justify="space-between" gap="xs">
+          <Checkbox
+            label={`Remember me for ${REMEMBER_ME_HOURS} hours`}
+            {...form.getInputProps('remember_me', { type: 'checkbox' })}
+          />
+          <Anchor component={Link} to="/forgot-password" size="sm">
+            Forgot password?
+          </Anchor>
+        </Group>
+      </AuthForm>
     </AuthCard>
   );
 }

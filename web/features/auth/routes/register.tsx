@@ -11,6 +11,7 @@ import { PasswordField } from '../../../components/password-field.tsx';
 import { describeError, fieldErrors } from '../../../lib/api-errors.ts';
 import { confirmationCheck, zodResolver } from '../../../lib/forms/zod-resolver.ts';
 import { useRegister } from '../api/register.ts';
+import { AuthForm, ResendVerificationPrompt } from '../components/auth-screen.tsx';
 import { AUTH_MESSAGES } from '../messages.ts';
 
 interface RegisterValues {
@@ -79,12 +80,7 @@ export default function RegisterRoute() {
           <Button component={Link} to="/login" fullWidth>
             Go to Login
           </Button>
-          <Text size="sm" ta="center">
-            Didn&apos;t receive the email?{' '}
-            <Anchor component={Link} to="/resend-verification" fw={600}>
-              Resend verification email
-            </Anchor>
-          </Text>
+          <ResendVerificationPrompt question="Didn't receive the email?" />
         </Stack>
       </AuthCard>
     );
@@ -92,71 +88,68 @@ export default function RegisterRoute() {
 
   return (
     <AuthCard title="Create Account" subtitle="Start tracking your repositories. Free, no credit card.">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {error && <FormMessage kind="error">{error}</FormMessage>}
-          <TextInput
-            label="Email"
-            type="email"
-            placeholder="you@example.com"
-            autoComplete="email"
-            required
-            data-autofocus
-            {...form.getInputProps('email')}
-          />
-          <TextInput
-            label="Username"
-            placeholder="jane_doe"
-            description="3-20 characters: letters, numbers, _ or -"
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            required
-            {...form.getInputProps('username')}
-          />
-          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-            <TextInput
-              label="First Name"
-              autoComplete="given-name"
-              required
-              {...form.getInputProps('first_name')}
-            />
-            <TextInput
-              label="Last Name"
-              autoComplete="family-name"
-              required
-              {...form.getInputProps('last_name')}
-            />
-          </SimpleGrid>
-          <PasswordField
-            label="Password"
-            description="At least 8 characters with uppercase, lowercase and a number; symbols @$!%*?& allowed"
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('password')}
-          />
-          <PasswordField
-            label="Confirm Password"
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('confirm_password')}
-          />
-          <Button
-            type="submit"
-            fullWidth
-            loading={register.isPending}
-            leftSection={<IconUserPlus size={18} aria-hidden />}
-          >
-            Create Account
-          </Button>
+      <AuthForm
+        onSubmit={submit}
+        message={error && <FormMessage kind="error">{error}</FormMessage>}
+        submitLabel="Create Account"
+        submitIcon={<IconUserPlus size={18} aria-hidden />}
+        pending={register.isPending}
+        footer={
           <Group justify="center" gap={4}>
             <Text size="sm">Already have an account?</Text>
             <Anchor component={Link} to="/login" size="sm" fw={600}>
               Sign in
             </Anchor>
           </Group>
-        </Stack>
-      </form>
+        }
+      >
+        <TextInput
+          label="Email"
+          type="email"
+          placeholder="you@example.com"
+          autoComplete="email"
+          required
+          data-autofocus
+          {...form.getInputProps('email')}
+        />
+        <TextInput
+          label="Username"
+          placeholder="jane_doe"
+          description="3-20 characters: letters, numbers, _ or -"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          {...form.getInputProps('username')}
+        />
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+          <TextInput
+            label="First Name"
+            autoComplete="given-name"
+            required
+            {...form.getInputProps('first_name')}
+          />
+          <TextInput
+            label="Last Name"
+            autoComplete="family-name"
+            required
+            {...form.getInputProps('last_name')}
+          />
+        </SimpleGrid>
+        <PasswordField
+          label="Password"
+          description="At least 8 characters with uppercase, lowercase and a number; symbols @$!%*?& allowed"
+          autoComplete="new-password"
+          required
+          {...form.getInputProps('password')}
+        />
+        <PasswordField
+          label="Confirm Password"
+          autoComplete="new-password"
+          required
+          {...form.getInputProps('confirm_password')}
+        />
+      </AuthForm>
     </AuthCard>
   );
 }

@@ -1,14 +1,11 @@
-import { Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { IconSend } from '@tabler/icons-react';
+import { Anchor, Group, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { type EmailOnlyBody, emailOnlyBodySchema } from '../../../../shared/schemas/auth.ts';
 import { AuthCard } from '../../../components/auth-card.tsx';
 import { FormMessage } from '../../../components/form-message.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
-import { zodResolver } from '../../../lib/forms/zod-resolver.ts';
 import { useResendVerification } from '../api/resend-verification.ts';
+import { EmailRequestForm } from '../components/auth-screen.tsx';
 import { AUTH_MESSAGES } from '../messages.ts';
 
 /**
@@ -18,59 +15,41 @@ import { AUTH_MESSAGES } from '../messages.ts';
 export default function ResendVerificationRoute() {
   const resend = useResendVerification();
   const [result, setResult] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
-  const form = useForm<EmailOnlyBody>({
-    initialValues: { email: '' },
-    validate: zodResolver(emailOnlyBodySchema),
-  });
 
-  const submit = form.onSubmit((values) => {
+  const submit = (email: string, reset: () => void) => {
     setResult(null);
     resend.mutate(
-      { email: values.email.trim() },
+      { email },
       {
         onSuccess: ({ message }) => {
-          form.reset();
+          reset();
           setResult({ kind: 'success', text: message });
         },
         onError: (failure) =>
           setResult({ kind: 'error', text: describeError(failure, AUTH_MESSAGES.resendFailed) }),
       },
     );
-  });
+  };
 
   return (
     <AuthCard
       title="Resend Verification Email"
       subtitle="Enter the email address you registered with and we will send a new verification link."
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {result && <FormMessage kind={result.kind}>{result.text}</FormMessage>}
-          <TextInput
-            label="Email Address"
-            type="email"
-            placeholder="you@example.com"
-            autoComplete="email"
-            required
-            data-autofocus
-            {...form.getInputProps('email')}
-          />
-          <Button
-            type="submit"
-            fullWidth
-            loading={resend.isPending}
-            leftSection={<IconSend size={18} aria-hidden />}
-          >
-            Send Verification Email
-          </Button>
+      <EmailRequestForm
+        onSubmit={submit}
+        message={result && <FormMessage kind={result.kind}>{result.text}</FormMessage>}
+        submitLabel="Send Verification Email"
+        pending={resend.isPending}
+        footer={
           <Group justify="center" gap={4}>
             <Text size="sm">Already verified?</Text>
             <Anchor component={Link} to="/login" size="sm" fw={600}>
               Sign in
             </Anchor>
           </Group>
-        </Stack>
-      </form>
+        }
+      />
     </AuthCard>
   );
 }

@@ -1,10 +1,9 @@
-import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconArrowLeft, IconCircleCheck, IconKey, IconLinkOff } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { IconArrowLeft, IconKey, IconLinkOff } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
 import { z } from 'zod';
-import { REDIRECT_AFTER_SUCCESS_MS } from '../../../../shared/constants.ts';
 import { resetPasswordFieldSchema } from '../../../../shared/schemas/auth.ts';
 import { AuthCard } from '../../../components/auth-card.tsx';
 import { FormMessage } from '../../../components/form-message.tsx';
@@ -14,6 +13,7 @@ import { describeError } from '../../../lib/api-errors.ts';
 import { confirmationCheck, zodResolver } from '../../../lib/forms/zod-resolver.ts';
 import { useResetPassword } from '../api/reset-password.ts';
 import { useVerifyResetToken } from '../api/verify-reset-token.ts';
+import { AuthForm, CheckingLink, LinkFailed, LinkSucceeded } from '../components/auth-screen.tsx';
 import { PasswordChecklist } from '../components/password-checklist.tsx';
 import { useLinkToken } from '../hooks/use-link-token.ts';
 import { AUTH_MESSAGES } from '../messages.ts';
@@ -32,22 +32,17 @@ function isLinkRejected(error: unknown): boolean {
 
 function InvalidLink({ message }: { message: string }) {
   return (
-    <AuthCard title="Invalid Reset Link" icon={<IconLinkOff size={30} aria-hidden />} iconColor="red">
-      <Stack gap="md">
-        <Alert color="red" variant="light" role="alert">
-          {message}
-        </Alert>
-        <Text size="sm" ta="center" c="dimmed">
-          Reset links work once and expire after 1 hour.
-        </Text>
-        <Button component={Link} to="/forgot-password" fullWidth>
-          Request New Reset Link
-        </Button>
-        <Button component={Link} to="/login" variant="default" fullWidth>
-          Back to Login
-        </Button>
-      </Stack>
-    </AuthCard>
+    <LinkFailed title="Invalid Reset Link" icon={<IconLinkOff size={30} aria-hidden />} message={message}>
+      <Text size="sm" ta="center" c="dimmed">
+        Reset links work once and expire after 1 hour.
+      </Text>
+      <Button component={Link} to="/forgot-password" fullWidth>
+        Request New Reset Link
+      </Button>
+      <Button component={Link} to="/login" variant="default" fullWidth>
+        Back to Login
+      </Button>
+    </LinkFailed>
   );
 }
 
@@ -55,7 +50,6 @@ export default function ResetPasswordRoute() {
   const token = useLinkToken();
   const check = useVerifyResetToken(token);
   const reset = useResetPassword();
-  const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
   const [doneMessage, setDoneMessage] = useState<string | null>(null);
   const form = useForm<ResetValues>({
@@ -66,65 +60,34 @@ export default function ResetPasswordRoute() {
     ),
   });
 
-  useEffect(() => {
-    if (doneMessage === null) return;
-    const timer = setTimeout(() => navigate('/login'), REDIRECT_AFTER_SUCCESS_MS);
-    return () => clearTimeout(timer);
-  }, [doneMessage, navigate]);
-
   if (token === null) return <InvalidLink message={AUTH_MESSAGES.resetMissingToken} />;
 
-  if (doneMessage !== null) {
-    return (
-      <AuthCard
-        title="Password Reset Successful"
-        icon={<IconCircleCheck size={32} aria-hidden />}
-        iconColor="green"
-        subtitle={doneMessage}
-      >
-        <Stack gap="md" role="status">
-          <Text size="sm" ta="center">
-            Redirecting to the sign-in page in {REDIRECT_AFTER_SUCCESS_MS / 1000} seconds…
-          </Text>
-          <Button component={Link} to="/login" fullWidth>
-            Go to Login
-          </Button>
-        </Stack>
-      </AuthCard>
-    );
-  }
+  if (doneMessage !== null) return <LinkSucceeded title="Password Reset Successful" message={doneMessage} />;
 
   if (check.isError) {
     if (isLinkRejected(check.error)) return <InvalidLink message={AUTH_MESSAGES.resetInvalidToken} />;
     return (
-      <AuthCard title="Reset Password">
-        <Stack gap="md">
-          <Alert color="red" variant="light" role="alert">
+      <LinkFailed
+        title="Reset Password"
+        message={
+          <>
             {AUTH_MESSAGES.resetCheckFailed}: {describeError(check.error, AUTH_MESSAGES.resetCheckFailed)}
-          </Alert>
-          <Group grow>
-            <Button variant="default" component={Link} to="/login">
-              Back to Login
-            </Button>
-            <Button onClick={() => void check.refetch()} loading={check.isFetching}>
-              Try Again
-            </Button>
-          </Group>
-        </Stack>
-      </AuthCard>
+          </>
+        }
+      >
+        <Group grow>
+          <Button variant="default" component={Link} to="/login">
+            Back to Login
+          </Button>
+          <Button onClick={() => void check.refetch()} loading={check.isFetching}>
+            Try Again
+          </Button>
+        </Group>
+      </LinkFailed>
     );
   }
 
-  if (check.isPending) {
-    return (
-      <AuthCard title="Reset Password">
-        <Stack align="center" gap="sm" role="status" aria-live="polite">
-          <Loader aria-hidden />
-          <Text>Validating your reset link…</Text>
-        </Stack>
-      </AuthCard>
-    );
-  }
+  if (check.isPending) return <CheckingLink title="Reset Password" label="Validating your reset link…" />;
 
   const submit = form.onSubmit((values) => {
     setError(null);
@@ -147,9 +110,10 @@ export default function ResetPasswordRoute() {
 
   return (
     <AuthCard title="Reset Password" subtitle="Choose a new password for your account.">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {error && (
+      <AuthForm
+        onSubmit={submit}
+        message={
+          error && (
             <FormMessage kind="error">
               {error}{' '}
               {error === AUTH_MESSAGES.resetInvalidToken && (
@@ -158,29 +122,12 @@ export default function ResetPasswordRoute() {
                 </Text>
               )}
             </FormMessage>
-          )}
-          <PasswordField
-            label="New Password"
-            autoComplete="new-password"
-            required
-            data-autofocus
-            {...form.getInputProps('new_password')}
-          />
-          <PasswordChecklist value={form.values.new_password} />
-          <PasswordField
-            label="Confirm New Password"
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('confirm_password')}
-          />
-          <Button
-            type="submit"
-            fullWidth
-            loading={reset.isPending}
-            leftSection={<IconKey size={18} aria-hidden />}
-          >
-            Reset Password
-          </Button>
+          )
+        }
+        submitLabel="Reset Password"
+        submitIcon={<IconKey size={18} aria-hidden />}
+        pending={reset.isPending}
+        footer={
           <Button
             component={Link}
             to="/login"
@@ -189,8 +136,23 @@ export default function ResetPasswordRoute() {
           >
             Back to Login
           </Button>
-        </Stack>
-      </form>
+        }
+      >
+        <PasswordField
+          label="New Password"
+          autoComplete="new-password"
+          required
+          data-autofocus
+          {...form.getInputProps('new_password')}
+        />
+        <PasswordChecklist value={form.values.new_password} />
+        <PasswordField
+          label="Confirm New Password"
+          autoComplete="new-password"
+          required
+          {...form.getInputProps('confirm_password')}
+        />
+      </AuthForm>
     </AuthCard>
   );
 }

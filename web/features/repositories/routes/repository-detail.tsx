@@ -27,6 +27,7 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { decodeRouteId } from '../../../../shared/route-id.ts';
 import type { Repository } from '../../../../shared/schemas/repositories.ts';
+import { SectionError } from '../../../components/load-states.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { useRepository } from '../api/get-repository.ts';
 import { useVersions } from '../api/get-versions.ts';
@@ -40,7 +41,6 @@ import { RepositoryActions } from '../components/detail/repository-actions.tsx';
 import { RepositoryHeader } from '../components/detail/repository-header.tsx';
 import { StarHistorySection } from '../components/detail/star-history-section.tsx';
 import { VersionsSection } from '../components/detail/versions-section.tsx';
-import { SectionError } from '../components/section-error.tsx';
 
 export const INVALID_ID_MESSAGE = 'Invalid repository ID.';
 export const TIMED_OUT_MESSAGE = 'Connection timed out. Loading repository from local database.';

@@ -18,12 +18,12 @@ import { Link } from 'react-router';
 import { CARD_DENSITIES, DEFAULT_CARD_DENSITY, MOBILE_BREAKPOINT_PX } from '../../../../shared/constants.ts';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
 import { FormMessage } from '../../../components/form-message.tsx';
+import { SectionError } from '../../../components/load-states.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { useRepositories } from '../../../lib/repositories-query.ts';
 import { ExportButton, useExport } from '../components/export-button.tsx';
 import { RepositoryCards } from '../components/repository-cards.tsx';
 import { RepositoryTable } from '../components/repository-table.tsx';
-import { SectionError } from '../components/section-error.tsx';
 import {
   buildSearchIndex,
   DEFAULT_SORT,

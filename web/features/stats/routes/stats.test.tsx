@@ -2,50 +2,20 @@ import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
 import {
-  errorResponse,
+  buildRepositorySummary,
   type FetchHandler,
+  failingOnce,
   jsonResponse,
-  renderApp,
   renderWithProviders,
-  signIn,
+  renderWithRepositories,
 } from '../../../test-utils.tsx';
 import StatsRoute from './stats.tsx';
 
 const recent = new Date(Date.now() - 2 * 86_400_000).toISOString();
 const old = '2020-01-01T00:00:00Z';
 
-function row(id: string, overrides: Partial<RepositorySummary>): RepositorySummary {
-  return {
-    id,
-    user_id: 1,
-    name: id.split('/')[1] ?? id,
-    description: null,
-    url: `https://github.com/${id}`,
-    license: '',
-    topics: '',
-    tags: '',
-    notes: '',
-    stars: 0,
-    forks: 0,
-    issues: 0,
-    commits: 0,
-    total_commits: 0,
-    contributors: 0,
-    last_commit: null,
-    last_synced: null,
-    created_at: '2026-08-01T00:00:00Z',
-    updated_at: '2026-08-01T00:00:00Z',
-    language: null,
-    archived: false,
-    private: false,
-    gone: false,
-    default_branch: 'main',
-    github_id: 1,
-    comment_count: 0,
-    version_count: 0,
-    ...overrides,
-  };
-}
+const row = (id: string, overrides: Partial<RepositorySummary>) =>
+  buildRepositorySummary({ id, ...overrides });
 
 const rows = [
   row('a/one', {
@@ -78,8 +48,7 @@ const rows = [
 ];
 
 function openStats(handler: FetchHandler = () => jsonResponse({ repositories: rows })) {
-  signIn();
-  return renderApp({ route: '/stats', handlers: { 'GET /repositories/': handler } });
+  return renderWithRepositories('/stats', handler);
 }
 
 function card(label: string): string {
@@ -154,11 +123,7 @@ describe('statistics page (SPEC §2, §9)', () => {
   });
 
   it("says 'Failed to load statistics. Please try again.' and retries", async () => {
-    let calls = 0;
-    const { user } = openStats(() => {
-      calls += 1;
-      return calls <= 1 ? errorResponse(500, 'down') : jsonResponse({ repositories: rows });
-    });
+    const { user } = openStats(failingOnce(() => jsonResponse({ repositories: rows })));
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('Failed to load statistics. Please try again.')).toBeDefined();
     await act(async () => user.click(within(alert).getByRole('button', { name: 'Retry' })));

@@ -3,7 +3,6 @@ import {
   Button,
   Center,
   Container,
-  Group,
   Loader,
   NumberInput,
   Paper,
@@ -14,7 +13,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { IconAlertCircle, IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
+import { IconAlertCircle, IconAlertTriangle } from '@tabler/icons-react';
 import { lazy, Suspense, useDeferredValue, useMemo, useState } from 'react';
 import { formatCount } from '../../../../shared/format.ts';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
@@ -30,6 +29,7 @@ import {
   starDistribution,
   topTopics,
 } from '../../../../shared/stats.ts';
+import { SectionError, SectionLoader } from '../../../components/load-states.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.tsx';
 import { useRepositories } from '../../../lib/repositories-query.ts';
 import { FilterChips, filterChips, removeChip } from '../components/filter-chips.tsx';
@@ -60,26 +60,9 @@ export default function StatsRoute() {
             </Stack>
           </Alert>
         ) : repositories.isPending ? (
-          <Center py="xl" role="status" aria-live="polite">
-            <Group gap="sm">
-              <Loader size="sm" aria-hidden />
-              <Text>Loading statistics...</Text>
-            </Group>
-          </Center>
+          <SectionLoader label="Loading statistics..." />
         ) : repositories.isError ? (
-          <Alert color="red" variant="light" role="alert" icon={<IconAlertCircle size={18} aria-hidden />}>
-            <Stack gap="sm" align="flex-start">
-              <Text size="sm">{LOAD_FAILED}</Text>
-              <Button
-                size="xs"
-                variant="default"
-                leftSection={<IconRefresh size={14} aria-hidden />}
-                onClick={() => void repositories.refetch()}
-              >
-                Retry
-              </Button>
-            </Stack>
-          </Alert>
+          <SectionError message={LOAD_FAILED} onRetry={() => void repositories.refetch()} />
         ) : (
           <Statistics rows={repositories.data} />
         )}

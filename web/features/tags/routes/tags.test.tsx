@@ -3,39 +3,23 @@ import { describe, expect, it } from 'vitest';
 import { encodeRouteId } from '../../../../shared/route-id.ts';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
 import { tagColors } from '../../../../shared/tag-colors.ts';
-import { errorResponse, type FetchHandler, jsonResponse, renderApp, signIn } from '../../../test-utils.tsx';
+import {
+  buildRepositorySummary,
+  type FetchHandler,
+  failingOnce,
+  jsonResponse,
+  renderWithRepositories,
+} from '../../../test-utils.tsx';
 
 function row(id: string, tags: string, overrides: Partial<RepositorySummary> = {}): RepositorySummary {
-  return {
+  return buildRepositorySummary({
     id,
-    user_id: 1,
-    name: id.split('/')[1] ?? id,
-    description: `About ${id}`,
-    url: `https://github.com/${id}`,
-    license: 'MIT',
-    topics: '',
     tags,
-    notes: '',
+    description: `About ${id}`,
+    license: 'MIT',
     stars: 10,
-    forks: 1,
-    issues: 0,
-    commits: 1,
-    total_commits: 1,
-    contributors: 1,
-    last_commit: null,
-    last_synced: null,
-    created_at: '2026-08-01T00:00:00Z',
-    updated_at: '2026-08-01T00:00:00Z',
-    language: null,
-    archived: false,
-    private: false,
-    gone: false,
-    default_branch: 'main',
-    github_id: 1,
-    comment_count: 0,
-    version_count: 0,
     ...overrides,
-  };
+  });
 }
 
 const rows = [
@@ -45,8 +29,7 @@ const rows = [
 ];
 
 function openTags(handler: FetchHandler = () => jsonResponse({ repositories: rows }), route = '/tags') {
-  signIn();
-  return renderApp({ route, handlers: { 'GET /repositories/': handler } });
+  return renderWithRepositories(route, handler);
 }
 
 describe('tags page (SPEC §2)', () => {
@@ -100,11 +83,7 @@ describe('tags page (SPEC §2)', () => {
   });
 
   it("says 'Failed to load tags. Please try again.' and retries", async () => {
-    let calls = 0;
-    const { user } = openTags(() => {
-      calls += 1;
-      return calls === 1 ? errorResponse(500, 'down') : jsonResponse({ repositories: rows });
-    });
+    const { user } = openTags(failingOnce(() => jsonResponse({ repositories: rows })));
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('Failed to load tags. Please try again.')).toBeDefined();
     await act(async () => user.click(within(alert).getByRole('button', { name: 'Retry' })));

@@ -1,23 +1,12 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Center,
-  Container,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
-import { IconAlertCircle, IconArrowLeft, IconPlus, IconRefresh, IconStar } from '@tabler/icons-react';
+import { Anchor, Button, Center, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconPlus, IconStar } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { displayLicense, formatCount, formatStars } from '../../../../shared/format.ts';
 import { encodeRouteId } from '../../../../shared/route-id.ts';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
 import { countTags, hasTag } from '../../../../shared/tag-colors.ts';
+import { SectionError, SectionLoader } from '../../../components/load-states.tsx';
 import { tagChipClass, tagChipStyle } from '../../../components/tag-chip.tsx';
 import { useRepositories } from '../../../lib/repositories-query.ts';
 import classes from '../components/tag-link.module.css';
@@ -36,26 +25,9 @@ export default function TagsRoute() {
       <Stack gap="md">
         <Title order={1}>Tags</Title>
         {repositories.isPending ? (
-          <Center py="xl" role="status" aria-live="polite">
-            <Group gap="sm">
-              <Loader size="sm" aria-hidden />
-              <Text>Loading tags...</Text>
-            </Group>
-          </Center>
+          <SectionLoader label="Loading tags..." />
         ) : repositories.isError ? (
-          <Alert color="red" variant="light" role="alert" icon={<IconAlertCircle size={18} aria-hidden />}>
-            <Stack gap="sm" align="flex-start">
-              <Text size="sm">{LOAD_FAILED}</Text>
-              <Button
-                size="xs"
-                variant="default"
-                leftSection={<IconRefresh size={14} aria-hidden />}
-                onClick={() => void repositories.refetch()}
-              >
-                Retry
-              </Button>
-            </Stack>
-          </Alert>
+          <SectionError message={LOAD_FAILED} onRetry={() => void repositories.refetch()} />
         ) : selected ? (
           <TaggedRepositories key={selected} tag={selected} rows={repositories.data} />
         ) : (

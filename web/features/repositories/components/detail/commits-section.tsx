@@ -1,8 +1,8 @@
 import { Anchor, Center, Code, Group, Loader, Stack, Text } from '@mantine/core';
 import { describeRelativeAge, formatDateTime } from '../../../../../shared/format.ts';
 import type { Repository } from '../../../../../shared/schemas/repositories.ts';
+import { SectionError } from '../../../../components/load-states.tsx';
 import { describeCommitsError, useCommits } from '../../api/get-commits.ts';
-import { SectionError } from '../section-error.tsx';
 import classes from './detail.module.css';
 
 /** SPEC §2 Recent Commits: mounted (and so loaded) on first expand, with SPEC §8's errors. */

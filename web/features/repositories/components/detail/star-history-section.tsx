@@ -3,9 +3,9 @@ import { IconExternalLink } from '@tabler/icons-react';
 import { lazy, Suspense } from 'react';
 import { formatCount } from '../../../../../shared/format.ts';
 import type { Repository } from '../../../../../shared/schemas/repositories.ts';
+import { SectionError } from '../../../../components/load-states.tsx';
 import { describeError } from '../../../../lib/api-errors.ts';
 import { useMetrics } from '../../api/get-metrics.ts';
-import { SectionError } from '../section-error.tsx';
 
 const StarHistoryChart = lazy(() => import('./star-history-chart.tsx'));
 

@@ -1,5 +1,17 @@
-import { Alert, Button, Stack, Text } from '@mantine/core';
+import { Alert, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconRefresh } from '@tabler/icons-react';
+
+/** In-page wait for a screen's own data, saying what is loading ('Loading tags...'). */
+export function SectionLoader({ label }: { label: string }) {
+  return (
+    <Center py="xl" role="status" aria-live="polite">
+      <Group gap="sm">
+        <Loader size="sm" aria-hidden />
+        <Text>{label}</Text>
+      </Group>
+    </Center>
+  );
+}
 
 /** Every error state offers Retry (SPEC §8). No coloured title: Mantine's shade 6 text fails AA on the tint. */
 export function SectionError({ message, onRetry }: { message: string; onRetry: () => void }) {

@@ -23,7 +23,7 @@ import { reposRoutes } from './modules/repos/repos.routes.ts';
 import access from './plugins/access.ts';
 import auth from './plugins/auth.ts';
 import database from './plugins/database.ts';
-import errors from './plugins/errors.ts';
+import errors, { sendFrameworkError } from './plugins/errors.ts';
 import github from './plugins/github.ts';
 import jsonBody from './plugins/json-body.ts';
 import openapi from './plugins/openapi.ts';
@@ -78,7 +78,15 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // Slow clients can't take forever to send a request (SECURITY.md H3); answers may stream long.
     requestTimeout: 60_000,
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      ignoreDuplicateSlashes: true,
+      // Repository ids are up to 201 characters (owner/name, `%2F` encoded); Fastify's default
+      // of 100 answered 414 to valid long names before their route ran.
+      maxParamLength: 256,
+    },
+    // Router errors (bad percent-encoding, over-long parameters) get DESIGN §4's body too.
+    frameworkErrors: sendFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

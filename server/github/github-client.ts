@@ -288,6 +288,13 @@ export class GitHubClient {
     etag: string | undefined,
     fullName: string,
   ): Promise<RestAnswer<T>> {
+    // `.` and `..` are no GitHub owner or name, and in a URL they are path steps: the id
+    // `../rate_limit` (which the owner/name pattern accepts) became GET /rate_limit with the
+    // caller's token, and a 500 (found by server/fuzz.property.test.ts). Every REST call
+    // passes here, so none can leave /repos/{owner}/{repo} (or /users/{login}/…).
+    if (Object.values(params).some((value) => value === '.' || value === '..')) {
+      throw new GitHubError('not_found', MESSAGES.notFound(fullName));
+    }
     const octokit = this.#client(token);
     const limit = this.#limitFor(token);
     for (let attempt = 0; ; attempt++) {

@@ -34,6 +34,17 @@ const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; code: ErrorCode; m
     code: 'bad_request',
     message: 'Request body is not valid JSON',
   },
+  // Router errors, raised before any route runs (see `sendFrameworkError`).
+  FST_ERR_BAD_URL: {
+    status: 400,
+    code: 'bad_request',
+    message: 'The request URL is not valid (malformed percent-encoding)',
+  },
+  FST_ERR_MAX_PARAM_LENGTH: {
+    status: 414,
+    code: 'bad_request',
+    message: 'A path parameter of the request URL is too long',
+  },
 };
 
 /**
@@ -50,6 +61,19 @@ async function errors(app: FastifyInstance) {
   });
 
   app.setNotFoundHandler((request, reply) => sendNotFound(request, reply));
+}
+
+/**
+ * Fastify's `frameworkErrors` option (set in app.ts). The router's own errors (malformed
+ * percent-encoding such as `/repositories/%`, a path parameter over `maxParamLength`) never
+ * reach `setErrorHandler`: without this hook Fastify answers them with its default
+ * `{ error, code: 'FST_ERR_…', message, statusCode }` body, which echoes the raw path and
+ * isn't DESIGN §4's (found by server/fuzz.property.test.ts).
+ */
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const { status, body } = toErrorBody(error, request);
+  if (status >= 500) request.log.error({ err: error, request_id: request.id }, 'request failed');
+  return reply.code(status).send(body);
 }
 
 export function sendNotFound(request: FastifyRequest, reply: FastifyReply) {

@@ -167,15 +167,21 @@ export class AuthService {
   async resetPassword(token: string, newPassword: string): Promise<SuccessResponse> {
     const { db, clock } = this.#deps;
     const now = clock.now().toISOString();
-    const userId = await consumeEmailToken(db, 'reset', hashToken(token), now);
-    if (userId === undefined) throw badRequest(MESSAGES.resetInvalid);
-    const user = await findUserById(db, userId);
-    if (user?.is_active !== 1) throw badRequest(MESSAGES.resetInvalid);
-    await updateUser(db, userId, { password_hash: await hashPassword(newPassword), updated_at: now });
-    // Every session and every other reset link dies with the old password (SECURITY.md B4).
-    await bumpTokenVersion(db, userId, now);
-    await revokeUserFamilies(db, userId, now);
-    await voidEmailTokens(db, userId, 'reset', now);
+    const passwordHash = await hashPassword(newPassword);
+    // One change: the link is spent only if the password changes and every session and other
+    // link dies with the old password (SECURITY.md B2, B4); a crash leaves all or nothing.
+    const user = await db.transaction().execute(async (trx) => {
+      const userId = await consumeEmailToken(trx, 'reset', hashToken(token), now);
+      if (userId === undefined) return undefined;
+      const row = await findUserById(trx, userId);
+      if (row?.is_active !== 1) return undefined;
+      await updateUser(trx, userId, { password_hash: passwordHash, updated_at: now });
+      await bumpTokenVersion(trx, userId, now);
+      await revokeUserFamilies(trx, userId, now);
+      await voidEmailTokens(trx, userId, 'reset', now);
+      return row;
+    });
+    if (!user) throw badRequest(MESSAGES.resetInvalid);
     await this.#notify(passwordChangedMail(this.#deps.config.appName, user.email, user.first_name));
     return { success: true, message: MESSAGES.resetDone };
   }
@@ -212,8 +218,11 @@ export class AuthService {
 
   async logoutEverywhere(userId: number): Promise<{ message: string }> {
     const now = this.#deps.clock.now().toISOString();
-    await revokeUserFamilies(this.#deps.db, userId, now);
-    await bumpTokenVersion(this.#deps.db, userId, now);
+    // Both or neither: refresh families revoked and live access tokens invalidated.
+    await this.#deps.db.transaction().execute(async (trx) => {
+      await revokeUserFamilies(trx, userId, now);
+      await bumpTokenVersion(trx, userId, now);
+    });
     return { message: MESSAGES.loggedOutEverywhere };
   }
 

@@ -104,17 +104,25 @@ export class TokenService {
       await revokeFamily(this.#db, row.family_id, now);
       throw unauthorized(SESSION_EXPIRED);
     }
-    // Two racing rotations of one token: the loser is treated as a replay.
-    if (!(await claimRefreshToken(this.#db, row.id, now))) {
+    // Claiming the presented token and storing its successor are one change (SECURITY.md H1):
+    // apart, a crash between them left the family with a consumed token and no successor, so
+    // the client, which never got the answer, retried and was signed out as a replay (found by
+    // server/crash-durability.test.ts).
+    const refresh_token = await this.#db.transaction().execute(async (trx) => {
+      // Two racing rotations of one token: the loser is treated as a replay.
+      if (!(await claimRefreshToken(trx, row.id, now))) return null;
+      return this.#issueRefreshToken(
+        user.id,
+        row.family_id,
+        row.remember_me === 1,
+        new Date(row.expires_at),
+        trx,
+      );
+    });
+    if (refresh_token === null) {
       await revokeFamily(this.#db, row.family_id, now);
       throw unauthorized(SESSION_EXPIRED);
     }
-    const refresh_token = await this.#issueRefreshToken(
-      user.id,
-      row.family_id,
-      row.remember_me === 1,
-      new Date(row.expires_at),
-    );
     return { access_token: await this.signAccessToken(user), refresh_token, user };
   }
 
@@ -129,9 +137,10 @@ export class TokenService {
     familyId: string,
     rememberMe: boolean,
     expiresAt: Date,
+    db: Kysely<Database> = this.#db,
   ): Promise<string> {
     const token = randomToken(32);
-    await insertRefreshToken(this.#db, {
+    await insertRefreshToken(db, {
       user_id: userId,
       family_id: familyId,
       token_hash: hashToken(token),

@@ -247,6 +247,10 @@ export async function insertVersion(
 }
 
 export async function findVersionSnapshot(db: Db, repositoryId: number, versionId: number) {
+  // The query string takes any safe integer, but ids are PostgreSQL `integer`s: one out of that
+  // range names no version, and sending it would fail the query ("out of range", a 500).
+  // Found by server/fuzz.property.test.ts under TEST_DB=postgres.
+  if (!Number.isInteger(versionId) || versionId < 1 || versionId > 2_147_483_647) return undefined;
   return db
     .selectFrom('versions')
     .select(['id', 'snapshot'])

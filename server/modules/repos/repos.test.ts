@@ -150,6 +150,11 @@ describe('reading', () => {
     expect(
       (await call(bob, 'GET', `/repositories/check/${encodeURIComponent('nobody/nothing')}`)).json(),
     ).toEqual({ exists: false });
+    // GitHub names reach 39 + 1 + 100 characters: the router must take them (not a 414).
+    const longId = `${'o'.repeat(39)}/${'n'.repeat(100)}`;
+    expect((await call(bob, 'GET', `/repositories/check/${encodeURIComponent(longId)}`)).json()).toEqual({
+      exists: false,
+    });
     expect((await call(bob, 'GET', repoPath('nobody/nothing'))).json()).toEqual({
       message: 'Repository not found in database',
       code: 'not_found',

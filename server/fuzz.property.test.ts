@@ -1,4 +1,6 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync, inflateSync, zstdDecompressSync } from 'node:zlib';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -71,8 +73,13 @@ type OpenApiOperation = {
 };
 type Identity = { id: number; headers: Record<string, string> };
 
+// A built web app of our own: a clean checkout runs the tests before `npm run build`, when `/`
+// answers 503 "not built yet" by design.
+const webDist = mkdtempSync(join(tmpdir(), 'rt-fuzz-dist-'));
+writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>fuzz</title><div id="root"></div>');
+
 // Built at collection time so that every route gets its own test below.
-const t = await createReposTestApp();
+const t = await createReposTestApp({}, {}, { webDistDir: webDist });
 let member: Identity;
 let admin: Identity;
 let victim: { id: number; email: string; username: string };
@@ -119,6 +126,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
+  rmSync(webDist, { recursive: true, force: true });
 });
 
 /** The member's facebook/react with a comment and two versions; added again if a call deleted it. */

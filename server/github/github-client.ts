@@ -97,10 +97,6 @@ export class GitHubClient {
     return this.quotaBook.leaves(token, cost, budget);
   }
 
-  get hasServerToken(): boolean {
-    return Boolean(this.#options.serverToken);
-  }
-
   /**
    * Reads a repository over REST. With `previous` (the stored snapshot and ETags), unchanged
    * lists answer 304 and their stored values are kept; an unchanged newest-commits list means

@@ -133,9 +133,9 @@ export async function revokeUserFamilies(
   await query.execute();
 }
 
-/** Expired rows serve no purpose once their family's absolute lifetime has passed. */
-export async function deleteExpiredRefreshTokens(db: Db, now: string): Promise<void> {
-  await db.deleteFrom('refresh_tokens').where('expires_at', '<', now).execute();
+/** A user's rows whose family outlived its absolute lifetime: nothing can use them any more. */
+export async function deleteExpiredRefreshTokens(db: Db, userId: number, now: string): Promise<void> {
+  await db.deleteFrom('refresh_tokens').where('user_id', '=', userId).where('expires_at', '<', now).execute();
 }
 
 // ---- e-mail tokens -------------------------------------------------------------------------

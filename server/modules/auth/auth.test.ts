@@ -351,6 +351,24 @@ describe('POST /auth/refresh', () => {
     }
   });
 
+  it('sweeps a user’s expired sessions at the next sign-in', async () => {
+    const user = await createUser(t.app);
+    await login(t.app, { email_or_username: user.email, password: user.password });
+    clock.advance(3600 + 1);
+    try {
+      await login(t.app, { email_or_username: user.email, password: user.password });
+      const rows = await t.app.db
+        .selectFrom('refresh_tokens')
+        .select('expires_at')
+        .where('user_id', '=', user.id)
+        .execute();
+      expect(rows).toHaveLength(1);
+      expect(Date.parse(rows[0]?.expires_at ?? '')).toBeGreaterThan(clock.now().getTime());
+    } finally {
+      clock.reset();
+    }
+  });
+
   it('gives one success to parallel rotations of one token', async () => {
     const user = await signedInUser(t.app);
     const results = await Promise.all(

@@ -8,6 +8,7 @@ import { addSeconds, type Clock } from '../../lib/clock.ts';
 import { deriveKey, hashToken, randomToken } from '../../lib/secret-box.ts';
 import {
   claimRefreshToken,
+  deleteExpiredRefreshTokens,
   findRefreshToken,
   findUserById,
   insertRefreshToken,
@@ -78,6 +79,8 @@ export class TokenService {
   /** A new session: a fresh family whose absolute lifetime rotation never extends. */
   async startSession(user: UserRow, rememberMe: boolean): Promise<IssuedTokens> {
     const now = this.#clock.now();
+    // Each sign-in sweeps the user's dead sessions (indexed by user), so the table stays small.
+    await deleteExpiredRefreshTokens(this.#db, user.id, now.toISOString());
     const lifetimeHours = rememberMe ? REMEMBER_ME_HOURS : SESSION_HOURS;
     const refresh_token = await this.#issueRefreshToken(
       user.id,

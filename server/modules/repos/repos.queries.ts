@@ -177,14 +177,12 @@ export async function upsertDailyMetrics(
     contributors: number;
   },
 ): Promise<void> {
-  const { repository_id, day, ...values } = metrics;
+  const { repository_id: _id, day: _day, ...values } = metrics;
   await db
     .insertInto('repository_metrics')
     .values(metrics)
     .onConflict((oc) => oc.columns(['repository_id', 'day']).doUpdateSet(values))
     .execute();
-  void repository_id;
-  void day;
 }
 
 export async function listMetrics(db: Db, repositoryId: number) {

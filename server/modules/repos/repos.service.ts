@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { mergeTags, normalizeTags, toFullName } from '../../../shared/repository-input.ts';
+import { normalizeTags, toFullName } from '../../../shared/repository-input.ts';
 import {
   BATCH_MAX_ITEMS,
   type BatchResultItem,
@@ -485,15 +485,6 @@ export class ReposService {
       updated_at: this.#deps.clock.now().toISOString(),
     });
     return this.#present(row.id);
-  }
-
-  /** Adds tags to a catalogued repository, keeping the ones it has (used by imports). */
-  async addTags(viewer: Viewer, fullName: string, tags: string): Promise<void> {
-    const row = await this.resolve(viewer, fullName);
-    await queries.updateRepository(this.#deps.db, row.id, {
-      tags: mergeTags(row.tags, tags),
-      updated_at: this.#deps.clock.now().toISOString(),
-    });
   }
 
   async addComment(viewer: Viewer, fullName: string, comment: string, author: string) {

@@ -1,14 +1,13 @@
-import { Anchor, Card, Group, Text, VisuallyHidden } from '@mantine/core';
+import { Card, Group, Text, VisuallyHidden } from '@mantine/core';
 import { IconGitFork, IconStar } from '@tabler/icons-react';
 import { memo } from 'react';
-import { Link } from 'react-router';
 import { formatCount, formatStars, splitList } from '../../../../shared/format.ts';
-import { encodeRouteId } from '../../../../shared/route-id.ts';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
 import { TagChip } from '../../../components/tag-chip.tsx';
 import { LicenseBadge } from './license-badge.tsx';
 import { RepositoryFlags } from './repository-flags.tsx';
 import classes from './repository-list.module.css';
+import { RepositoryName } from './repository-name.tsx';
 import { RelativeAge } from './repository-table.tsx';
 
 const MAX_TAGS = 4;
@@ -25,17 +24,7 @@ export const RepositoryCard = memo(function RepositoryCard({
   return (
     <Card withBorder radius="md" padding="md" className={classes.card} component="article">
       <div>
-        <Anchor
-          component={Link}
-          to={`/repo/${encodeRouteId(repository.id)}`}
-          fw={700}
-          className={classes.name}
-        >
-          {repository.name}
-        </Anchor>
-        <Text size="xs" c="dimmed" truncate>
-          {repository.id}
-        </Text>
+        <RepositoryName repository={repository} weight={700} />
       </div>
       <RepositoryFlags repository={repository} size="xs" />
       <Text size="sm" lineClamp={3} c={repository.description ? undefined : 'dimmed'}>

@@ -1,7 +1,6 @@
-import { Anchor, Table, Text, UnstyledButton } from '@mantine/core';
+import { Table, Text, UnstyledButton } from '@mantine/core';
 import { IconArrowsSort, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
 import { memo, useRef } from 'react';
-import { Link } from 'react-router';
 import {
   describeRelativeAge,
   formatCount,
@@ -9,12 +8,12 @@ import {
   formatRelativeAge,
   formatStars,
 } from '../../../../shared/format.ts';
-import { encodeRouteId } from '../../../../shared/route-id.ts';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
 import type { SortKey, SortState } from '../lib/list-view.ts';
 import { LicenseBadge } from './license-badge.tsx';
 import { RepositoryFlags } from './repository-flags.tsx';
 import classes from './repository-list.module.css';
+import { RepositoryName } from './repository-name.tsx';
 import { useListVirtualizer } from './use-list-virtualizer.ts';
 
 const COLUMNS: { key: SortKey; label: string; className?: string }[] = [
@@ -129,17 +128,7 @@ const RepositoryRow = memo(function RepositoryRow({
   return (
     <Table.Tr ref={measureRef} data-index={index} aria-rowindex={index + 2}>
       <Table.Td className={classes.nameCell}>
-        <Anchor
-          component={Link}
-          to={`/repo/${encodeRouteId(repository.id)}`}
-          fw={600}
-          className={classes.name}
-        >
-          {repository.name}
-        </Anchor>
-        <Text size="xs" c="dimmed" truncate>
-          {repository.id}
-        </Text>
+        <RepositoryName repository={repository} weight={600} />
         <RepositoryFlags repository={repository} size="xs" />
       </Table.Td>
       <Table.Td className={classes.descriptionCell}>

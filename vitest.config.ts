@@ -29,7 +29,7 @@ export default defineConfig({
           name: 'web',
           environment: 'happy-dom',
           include: ['web/**/*.test.tsx', 'web/**/*.test.ts'],
-          setupFiles: ['web/test-setup.ts'],
+          setupFiles: ['test/web/setup.ts'],
           testTimeout: 20_000,
         },
       },

@@ -1,7 +1,5 @@
-/** Business constants of SPEC §9, shared by server and web. */
+/** The product's numbers (docs/product.md#limits), shared by server and web. */
 export const API_TIMEOUT_MS = 30_000;
-export const API_RETRY_ATTEMPTS = 3;
-export const API_RETRY_DELAY_MS = 1_000;
 
 export const REPOSITORY_LOAD_TIMEOUT_MS = 5_000;
 export const COMMITS_LOAD_TIMEOUT_MS = 10_000;
@@ -48,8 +46,6 @@ export const VERIFICATION_TOKEN_MIN_LENGTH = 10;
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 20;
 export const NAME_MIN = 2;
-export const PASSWORD_MIN = 8;
-export const PASSWORD_STRENGTH_MAX = 6;
 
 export const TAG_SUGGESTIONS_MAX = 8;
 export const TAG_COLOR_PAIRS = 12;
@@ -59,10 +55,10 @@ export const AUTO_BACKUPS_KEPT = 10;
 export const CONTRIBUTORS_CAP = 1000;
 export const RECENTLY_UPDATED_DAYS = 30;
 
-/** Request body limit (DESIGN §4: 413 over 1 MiB). */
+/** Request body limit (413 over 1 MiB). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** Local and session storage keys (SPEC §9). */
+/** Local and session storage keys (docs/product.md#entities). */
 export const STORAGE_KEYS = {
   accessToken: 'access_token',
   refreshToken: 'refresh_token',

@@ -4,6 +4,7 @@ import {
   describeRelativeAge,
   displayLicense,
   formatAccountAge,
+  formatBytes,
   formatCount,
   formatDate,
   formatDateTime,
@@ -14,7 +15,7 @@ import {
   splitList,
 } from './format.ts';
 
-describe('formatStars (SPEC §9: k or M with one decimal)', () => {
+describe('formatStars (k or M with one decimal)', () => {
   it.each([
     [0, '0'],
     [7, '7'],
@@ -44,7 +45,7 @@ describe('formatCount', () => {
   });
 });
 
-describe('formatRelativeAge (SPEC §9: Today, Nd, Nw, Nmo, Ny)', () => {
+describe('formatRelativeAge (Today, Nd, Nw, Nmo, Ny)', () => {
   const now = new Date('2026-08-22T12:00:00Z');
   const ago = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString();
 
@@ -80,7 +81,7 @@ describe('formatRelativeAge (SPEC §9: Today, Nd, Nw, Nmo, Ny)', () => {
   });
 });
 
-describe('formatDate and formatDateTime (SPEC §8)', () => {
+describe('formatDate and formatDateTime', () => {
   it("shows 'N/A' for a missing date unless told otherwise, and 'Invalid date' for garbage", () => {
     expect(formatDate(null)).toBe('N/A');
     expect(formatDate(undefined, { missing: 'Never' })).toBe('Never');
@@ -92,13 +93,16 @@ describe('formatDate and formatDateTime (SPEC §8)', () => {
 
   it('formats a valid date in the given locale and zone', () => {
     expect(formatDate('2026-08-22T23:30:00Z', { locale: 'en-GB', timeZone: 'UTC' })).toBe('22 Aug 2026');
+    expect(formatDate('2026-08-22T23:30:00Z', { locale: 'en-GB', timeZone: 'UTC', month: 'long' })).toBe(
+      '22 August 2026',
+    );
     expect(formatDateTime('2026-08-22T09:05:00Z', { locale: 'en-GB', timeZone: 'UTC' })).toBe(
       '22 Aug 2026, 09:05',
     );
   });
 });
 
-describe('licenseGroup (SPEC §9: mit, apache, bsd, gpl, other)', () => {
+describe('licenseGroup (mit, apache, bsd, gpl, other)', () => {
   it.each([
     ['MIT', 'mit'],
     ['mit-0', 'mit'],
@@ -132,7 +136,7 @@ describe('splitList', () => {
   });
 });
 
-describe('formatAccountAge (SPEC §9)', () => {
+describe('formatAccountAge', () => {
   const now = new Date('2026-08-22T00:00:00Z');
   it.each([
     ['2026-08-22T00:00:00Z', '0 days'],
@@ -152,10 +156,34 @@ describe('formatAccountAge (SPEC §9)', () => {
   });
 });
 
-describe('version defaults (SPEC §5)', () => {
+describe('version defaults', () => {
   it('numbers a version vYYYY.M.D without leading zeros, and dates it today', () => {
     const day = new Date(2026, 0, 5, 15, 0, 0);
     expect(defaultVersionNumber(day)).toBe('v2026.1.5');
     expect(isoDay(day)).toBe('2026-01-05');
+  });
+});
+
+describe('formatBytes (B, KB, MB, GB in base 1024)', () => {
+  it.each([
+    [0, '0 B'],
+    [1, '1 B'],
+    [512, '512 B'],
+    [1023, '1023 B'],
+    [1024, '1 KB'],
+    [1536, '1.5 KB'],
+    [10 * 1024 + 300, '10.29 KB'],
+    [1024 * 1024 - 1, '1 MB'],
+    [1024 * 1024, '1 MB'],
+    [5.25 * 1024 * 1024, '5.25 MB'],
+    [1024 ** 3, '1 GB'],
+    [3.5 * 1024 ** 3, '3.5 GB'],
+    [2048 * 1024 ** 3, '2048 GB'],
+  ])('%d bytes → %s', (bytes, text) => {
+    expect(formatBytes(bytes)).toBe(text);
+  });
+
+  it.each([-1, Number.NaN, Number.POSITIVE_INFINITY])('%d counts as 0 B', (bytes) => {
+    expect(formatBytes(bytes)).toBe('0 B');
   });
 });

@@ -1,6 +1,6 @@
 /**
- * SPEC §8/§9 display formatting as pure functions, shared by every screen that shows
- * repositories. Dates are ISO strings from the API; `now` is a parameter so tests are exact.
+ * Display formatting (docs/product.md#formatting) as pure functions: every date, count and size any screen
+ * shows goes through here. Dates are ISO strings from the API; `now` is a parameter so tests are exact.
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -18,7 +18,7 @@ export function parseDate(value: string | null | undefined): Date | null | 'inva
 }
 
 /**
- * SPEC §9: star counts as k or M with one decimal (1.0k, 12.3k, 1.5M); below 1,000 the plain
+ * Star counts as k or M with one decimal (1.0k, 12.3k, 1.5M); below 1,000 the plain
  * number. 999,950 reads 1.0M rather than 1000.0k.
  */
 export function formatStars(count: number): string {
@@ -37,7 +37,7 @@ export function formatCount(count: number, locale?: string): string {
 }
 
 /**
- * SPEC §9's relative age: Today, Nd, Nw, Nmo, Ny. A missing date is 'Never' (SPEC §8: a
+ * The relative age: Today, Nd, Nw, Nmo, Ny. A missing date is 'Never' (a
  * missing last commit or sync); an unreadable one 'Invalid date'. Future dates read Today.
  */
 export function formatRelativeAge(value: string | null | undefined, now: Date = new Date()): string {
@@ -74,10 +74,12 @@ function formatter(locale: string | undefined, options: Intl.DateTimeFormatOptio
 }
 
 export interface DateFormatOptions {
-  /** What a missing date reads: 'N/A' by default, 'Never' for a last commit or sync (SPEC §8). */
+  /** What a missing date reads: 'N/A' by default, 'Never' for a last commit or sync. */
   missing?: string;
   locale?: string;
   timeZone?: string;
+  /** 'short' (22 Aug 2026) by default; 'long' (22 August 2026) on the account screens. */
+  month?: 'short' | 'long';
 }
 
 /** A calendar date ('22 Aug 2026' in the reader's locale); 'N/A' or 'Invalid date' otherwise. */
@@ -87,7 +89,7 @@ export function formatDate(value: string | null | undefined, options: DateFormat
   if (date === 'invalid') return INVALID_DATE;
   return formatter(options.locale, {
     year: 'numeric',
-    month: 'short',
+    month: options.month ?? 'short',
     day: 'numeric',
     timeZone: options.timeZone,
   }).format(date);
@@ -105,9 +107,31 @@ export function formatDateTime(value: string | null | undefined, options: DateFo
   }).format(date);
 }
 
+const BYTE_UNITS = ['B', 'KB', 'MB', 'GB'] as const;
+
+/**
+ * A byte count as backup sizes are shown (docs/product.md#formatting): B, KB, MB or GB in steps of 1024, with
+ * at most two decimals and no trailing zeros ("512 B", "1.5 KB", "2 MB"). Sizes beyond GB stay in GB;
+ * negative or non-finite input counts as 0.
+ */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes <= 0) return '0 B';
+  let unit = 0;
+  let value = bytes;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  if (unit === 0) return `${Math.round(value)} B`;
+  const rounded = Math.round(value * 100) / 100;
+  // 1023.999 KB rounds to 1024 KB: show it as the next unit instead.
+  if (rounded >= 1024 && unit < BYTE_UNITS.length - 1) return `1 ${BYTE_UNITS[unit + 1]}`;
+  return `${rounded} ${BYTE_UNITS[unit]}`;
+}
+
 export type LicenseGroup = 'mit' | 'apache' | 'bsd' | 'gpl' | 'other';
 
-/** SPEC §9: licence badges group as mit, apache, bsd, gpl or other (LGPL and AGPL are gpl). */
+/** Licence badges group as mit, apache, bsd, gpl or other (LGPL and AGPL are gpl). */
 export function licenseGroup(license: string | null | undefined): LicenseGroup {
   const value = (license ?? '').toLowerCase();
   if (value.includes('mit')) return 'mit';
@@ -117,7 +141,7 @@ export function licenseGroup(license: string | null | undefined): LicenseGroup {
   return 'other';
 }
 
-/** SPEC §3: an empty licence shows as 'No License'. */
+/** An empty licence shows as 'No License'. */
 export function displayLicense(license: string | null | undefined): string {
   const value = (license ?? '').trim();
   return value === '' ? NO_LICENSE : value;
@@ -134,7 +158,7 @@ export function splitList(value: string | null | undefined): string[] {
   return entries;
 }
 
-/** SPEC §9: days under 30 days, months under 365 days, otherwise years. */
+/** Days under 30 days, months under 365 days, otherwise years. */
 export function formatAccountAge(createdAt: string | null | undefined, now: Date = new Date()): string {
   const created = parseDate(createdAt);
   if (created === null) return NOT_AVAILABLE;
@@ -146,7 +170,7 @@ export function formatAccountAge(createdAt: string | null | undefined, now: Date
   return plural(Math.floor(days / 365), 'year');
 }
 
-/** SPEC §5: the default version number, vYYYY.M.D for the given day (no leading zeros). */
+/** The default version number, vYYYY.M.D for the given day (no leading zeros). */
 export function defaultVersionNumber(today: Date = new Date()): string {
   return `v${today.getFullYear()}.${today.getMonth() + 1}.${today.getDate()}`;
 }

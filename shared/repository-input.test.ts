@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mergeTags, normalizeTags, parseAddLine, toFullName } from './repository-input.ts';
+import { normalizeTags, parseAddLine, toFullName } from './repository-input.ts';
 import { decodeRouteId, encodeRouteId } from './route-id.ts';
 
-describe('parseAddLine (SPEC §5)', () => {
+describe('parseAddLine', () => {
   it.each([
     ['https://github.com/facebook/react', { kind: 'url', value: 'https://github.com/facebook/react' }],
     ['  http://github.com/a/b  ', { kind: 'url', value: 'http://github.com/a/b' }],
@@ -53,12 +53,11 @@ describe('toFullName', () => {
 describe('tags', () => {
   it('trims, drops empties and case-insensitive duplicates', () => {
     expect(normalizeTags(' react, UI ,, react ,React,ui, state ')).toBe('react,UI,state');
-    expect(mergeTags('react,UI', 'ui,new')).toBe('react,UI,new');
     expect(normalizeTags(undefined)).toBe('');
   });
 });
 
-describe('route ids (DESIGN §3)', () => {
+describe('route ids', () => {
   it('writes URL-safe base64 without padding and reads every form', () => {
     const id = encodeRouteId('facebook/react');
     expect(id).toBe('ZmFjZWJvb2svcmVhY3Q');

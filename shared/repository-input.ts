@@ -1,12 +1,12 @@
 /**
- * Reading what people paste (SPEC §5 "Add page lines"): URLs in their many forms, bare
+ * Reading what people paste (docs/product.md#add-repositories): URLs in their many forms, bare
  * `github.com/...` lines and `owner/name` ids. Shared by the add page and the server, which
  * parses again rather than trusting the client.
  */
 
 export const GITHUB_HOST = 'github.com';
 
-/** GitHub's rules: owner = letters, digits, hyphens; name = letters, digits, `_.-`. Loosened to SPEC's set on both sides. */
+/** GitHub's rules: owner = letters, digits, hyphens; name = letters, digits, `_.-`. Loosened to one set for both sides. */
 const SEGMENT = /^[A-Za-z0-9_.-]+$/;
 const OWNER_NAME = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
 
@@ -64,9 +64,4 @@ export function normalizeTags(value: string | undefined | null): string {
     tags.push(tag);
   }
   return tags.join(',');
-}
-
-/** Merges new tags into existing ones, keeping the existing spelling. */
-export function mergeTags(existing: string, added: string | undefined): string {
-  return normalizeTags([existing, added ?? ''].filter(Boolean).join(','));
 }

@@ -1,5 +1,5 @@
 /**
- * The Statistics page's computations (SPEC §2, §5 "Stats filters", §9 "Statistics") as pure
+ * The Statistics page's computations (docs/product.md#statistics-page) as pure
  * functions over the repository list.
  */
 import { CONTRIBUTORS_CAP, RECENTLY_UPDATED_DAYS } from './constants.ts';
@@ -42,11 +42,6 @@ export const EMPTY_FILTERS: StatsFilters = {
   maxStars: null,
 };
 
-/** A comma-separated filter field as its entries (SPEC §5: tag and topic filters). */
-export function parseFilterList(value: string): string[] {
-  return splitList(value);
-}
-
 export interface StarRangeCheck {
   min: string | null;
   max: string | null;
@@ -55,7 +50,7 @@ export interface StarRangeCheck {
   valid: boolean;
 }
 
-/** SPEC §5's three star-range messages; an invalid range is ignored when filtering. */
+/** The three star-range messages; an invalid range is ignored when filtering. */
 export function checkStarRange(minStars: number | null, maxStars: number | null): StarRangeCheck {
   const min = minStars !== null && minStars < 0 ? MIN_STARS_NEGATIVE : null;
   const max = maxStars !== null && maxStars < 0 ? MAX_STARS_NEGATIVE : null;
@@ -76,17 +71,7 @@ function containsAll(value: string, wanted: readonly string[]): boolean {
   return wanted.every((entry) => present.has(entry.trim().toLowerCase()));
 }
 
-export function hasActiveFilters(filters: StatsFilters): boolean {
-  return (
-    filters.tags.length > 0 ||
-    filters.topics.length > 0 ||
-    filters.license.trim() !== '' ||
-    filters.minStars !== null ||
-    filters.maxStars !== null
-  );
-}
-
-/** SPEC §5: tags AND, topics AND, licence exact, and the star range when it is valid. */
+/** Tags AND, topics AND, licence exact, and the star range when it is valid. */
 export function filterRepositories<T extends StatsRepository>(
   repositories: readonly T[],
   filters: StatsFilters,
@@ -107,7 +92,7 @@ export function filterRepositories<T extends StatsRepository>(
   );
 }
 
-/** SPEC §9: a contributor count ("1000+" included) as a number, capped at 1000. */
+/** A contributor count ("1000+" included) as a number, capped at 1000. */
 export function contributorCount(value: number | string): number {
   const count = typeof value === 'number' ? value : Number(String(value).trim().replace(/\+$/, ''));
   if (!Number.isFinite(count) || count < 0) return 0;
@@ -145,7 +130,7 @@ function roundOne(value: number): number {
   return Math.round(value * 10) / 10;
 }
 
-/** SPEC §9's stat cards. */
+/** The stat cards (docs/product.md#statistics-page). */
 export function computeStats(
   repositories: readonly StatsRepository[],
   now: Date = new Date(),
@@ -250,7 +235,7 @@ function distinct(values: Iterable<string>): string[] {
   return [...byKey.values()].sort(byName.compare);
 }
 
-/** SPEC §2: the filters' choices come from the loaded data. */
+/** The filters' choices come from the loaded data. */
 export function distinctValues(repositories: readonly StatsRepository[]): DistinctValues {
   return {
     tags: distinct(repositories.flatMap((repository) => splitList(repository.tags))),

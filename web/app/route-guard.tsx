@@ -5,14 +5,14 @@ import { useAuth } from '../lib/auth/auth-context.tsx';
 import { takeRedirectAfterLogin, writeRedirectAfterLogin } from '../lib/storage.ts';
 
 /**
- * Who may open a screen (SPEC §2, §6):
+ * Who may open a screen (docs/product.md#route-guards-and-redirects):
  * - public: anyone.
  * - guest: anonymous visitors; members are sent on to the redirect-after-login hash, else /home
  *   (login, register, password reset). This is also how a sign-in leaves the login screen.
  * - member: members; anonymous visitors are sent to /login and come back afterwards.
  * - member-prompt: members; anonymous visitors see the 'Authentication Required' panel.
  * - landing: `/` — the landing page for anonymous visitors; members go to /home.
- * - fallback: unknown paths — the member's list, or the landing page (DESIGN §6).
+ * - fallback: unknown paths — the member's list, or the landing page.
  */
 export type RouteAccess = 'public' | 'guest' | 'member' | 'member-prompt' | 'landing' | 'fallback';
 
@@ -38,7 +38,7 @@ export function RouteGuard({
   const location = useLocation();
   const signedIn = user !== null;
 
-  // SPEC §4: sign-out goes to `/`, a failed refresh to /login. The reason is kept until the
+  // Sign-out goes to `/`, a failed refresh to /login. The reason is kept until the
   // visitor is there, so no other guard (say, a member screen's "remember and go to login")
   // acts on the signed-out state first.
   const exitPath = signedIn
@@ -77,7 +77,7 @@ function currentHash(location: { pathname: string; search: string }): string {
   return `#${location.pathname}${location.search}`;
 }
 
-/** Remembers where the visitor was going (SPEC §2), then replaces the entry with /login. */
+/** Remembers where the visitor was going, then replaces the entry with /login. */
 function RedirectToLogin() {
   const location = useLocation();
   const navigate = useNavigate();

@@ -1,14 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../shared/constants.ts';
-import { jsonResponse, renderApp, signIn } from '../test-utils.tsx';
+import { jsonResponse, renderApp, signIn } from '../../test/web/render.tsx';
 
 const heading = (name: string) => screen.findByRole('heading', { level: 1, name });
 
 describe('app start', () => {
   it("shows 'Initializing...' until the session is restored", async () => {
     renderApp({ route: '/' });
-    expect(screen.getByText('Initializing...')).toBeDefined();
+    expect(screen.getByText('Initializing...')).toBeVisible();
     await screen.findByRole('link', { name: 'Get Started' });
     expect(screen.queryByText('Initializing...')).toBeNull();
   });
@@ -17,13 +17,13 @@ describe('app start', () => {
 describe('anonymous visitors', () => {
   it('see the landing page at /', async () => {
     renderApp({ route: '/' });
-    expect(await screen.findByRole('link', { name: 'Get Started' })).toBeDefined();
+    expect(await screen.findByRole('link', { name: 'Get Started' })).toBeVisible();
     expect(window.location.hash).toBe('#/');
   });
 
-  it('see the landing page at an unknown path (DESIGN §6)', async () => {
+  it('see the landing page at an unknown path', async () => {
     renderApp({ route: '/no/such/page' });
-    expect(await screen.findByRole('link', { name: 'Get Started' })).toBeDefined();
+    expect(await screen.findByRole('link', { name: 'Get Started' })).toBeVisible();
   });
 
   it.each([
@@ -34,7 +34,7 @@ describe('anonymous visitors', () => {
     ['/admin?tab=users', '#/admin?tab=users'],
   ])('are sent from %s to /login, and the hash is kept for after sign-in', async (route, stored) => {
     renderApp({ route });
-    expect(await heading('Sign In')).toBeDefined();
+    expect(await heading('Sign In')).toBeVisible();
     expect(window.location.hash).toBe('#/login');
     expect(sessionStorage.getItem(STORAGE_KEYS.redirectAfterLogin)).toBe(stored);
   });
@@ -48,7 +48,7 @@ describe('anonymous visitors', () => {
     const panelHeading = await heading('Authentication Required');
     const panel = panelHeading.closest('div.mantine-Paper-root');
     if (!(panel instanceof HTMLElement)) throw new Error('panel not found');
-    expect(within(panel).getByText(message)).toBeDefined();
+    expect(within(panel).getByText(message)).toBeVisible();
     expect(within(panel).getByRole('link', { name: 'Sign In' }).getAttribute('href')).toBe('#/login');
     expect(within(panel).getByRole('link', { name: 'Create Account' }).getAttribute('href')).toBe(
       '#/register',
@@ -62,7 +62,7 @@ describe('anonymous visitors', () => {
     ['/login', 'Sign In', '#/login'],
     ['/register', 'Create Account', '#/register'],
     ['/forgot-password', 'Forgot Password', '#/forgot-password'],
-    // E-mail links lose their token from the address bar once it is read (SECURITY.md B3).
+    // E-mail links lose their token from the address bar once it is read (docs/security.md#b3).
     ['/reset-password?token=abc', 'Reset Password', '#/reset-password'],
     ['/verify-email?token=abcdefghijk', 'Email Verified', '#/verify-email'],
     ['/resend-verification', 'Resend Verification Email', '#/resend-verification'],
@@ -76,7 +76,7 @@ describe('anonymous visitors', () => {
           jsonResponse({ success: true, message: 'Email verified successfully!' }),
       },
     });
-    expect(await heading(title)).toBeDefined();
+    expect(await heading(title)).toBeVisible();
     expect(window.location.hash).toBe(hash);
   });
 });
@@ -85,7 +85,7 @@ describe('signed-in members', () => {
   it('go from / to /home', async () => {
     signIn();
     renderApp({ route: '/' });
-    expect(await heading('Repositories')).toBeDefined();
+    expect(await heading('Repositories')).toBeVisible();
     expect(window.location.hash).toBe('#/home');
   });
 
@@ -94,7 +94,7 @@ describe('signed-in members', () => {
     async (route) => {
       signIn();
       renderApp({ route });
-      expect(await heading('Repositories')).toBeDefined();
+      expect(await heading('Repositories')).toBeVisible();
       expect(window.location.hash).toBe('#/home');
     },
   );
@@ -102,7 +102,7 @@ describe('signed-in members', () => {
   it('see their repository list at an unknown path', async () => {
     signIn();
     renderApp({ route: '/no/such/page' });
-    expect(await heading('Repositories')).toBeDefined();
+    expect(await heading('Repositories')).toBeVisible();
     expect(window.location.hash).toBe('#/no/such/page');
   });
 
@@ -117,7 +117,7 @@ describe('signed-in members', () => {
   ])('open %s', async (route, title) => {
     signIn();
     renderApp({ route });
-    expect(await heading(title)).toBeDefined();
+    expect(await heading(title)).toBeVisible();
     expect(window.location.hash).toBe(`#${route}`);
   });
 
@@ -125,7 +125,7 @@ describe('signed-in members', () => {
     localStorage.setItem(STORAGE_KEYS.user, JSON.stringify({ id: 1, username: 'alice' }));
     localStorage.setItem(STORAGE_KEYS.accessToken, 'token');
     renderApp({ route: '/profile' });
-    expect(await heading('Sign In')).toBeDefined();
+    expect(await heading('Sign In')).toBeVisible();
     await waitFor(() => expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBeNull());
   });
 });

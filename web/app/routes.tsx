@@ -30,7 +30,7 @@ export interface ScreenRoute {
   prompt?: string;
 }
 
-/** SPEC §2's route table. Paths are the part after `#`. */
+/** The route table (docs/product.md#route-table). Paths are the part after `#`. */
 export const screenRoutes: ScreenRoute[] = [
   { path: '/', access: 'landing', screen: LandingRoute },
   { path: '/home', access: 'member', screen: RepositoryListRoute },
@@ -55,7 +55,8 @@ export const screenRoutes: ScreenRoute[] = [
     screen: AddRepositoriesRoute,
     prompt: 'Please sign in to add repositories',
   },
-  // Admin rights are checked by the screen itself, which offers 'Return to Home' (SPEC §6).
+  // Admin rights are checked by the screen itself, which offers 'Return to Home'
+  // (docs/product.md#admin-dashboard).
   { path: '/admin', access: 'member', screen: AdminRoute },
   { path: '/resend-verification', access: 'public', screen: ResendVerificationRoute },
   { path: '*', access: 'fallback', screen: RepositoryListRoute, anonymousScreen: LandingRoute },

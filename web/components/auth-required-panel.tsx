@@ -4,7 +4,7 @@ import { Link, useLocation } from 'react-router';
 import { writeRedirectAfterLogin } from '../lib/storage.ts';
 
 export interface AuthRequiredPanelProps {
-  /** SPEC §2, e.g. 'Please sign in to add repositories'. */
+  /** The screen's own line, e.g. 'Please sign in to add repositories'. */
   message: string;
 }
 

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 
 export interface ConfirmDialogProps {
   opened: boolean;
-  /** The question, e.g. SPEC §4's 'Remove your personal GitHub token?'. */
+  /** The question, e.g. 'Remove your personal GitHub token?'. */
   title: string;
   children?: ReactNode;
   confirmLabel: string;

@@ -29,7 +29,7 @@ describe('ErrorBoundary', () => {
   it('shows the fallback with an error id that is also logged', () => {
     const { consoleError } = renderBoundary('nested');
 
-    expect(screen.getByRole('heading', { name: 'Something went wrong' })).toBeDefined();
+    expect(screen.getByRole('heading', { name: 'Something went wrong' })).toBeVisible();
     const errorId = screen.getByTestId('error-id').textContent ?? '';
     expect(errorId).toMatch(/^ERR-[0-9A-F]{8}$/);
     const ourLog = consoleError.mock.calls.find(([first]) => String(first).includes(errorId));
@@ -37,9 +37,9 @@ describe('ErrorBoundary', () => {
     // The help tips tell the user which id to quote.
     expect(
       screen.getByText(new RegExp(`contact your administrator and quote the error ID ${errorId}`)),
-    ).toBeDefined();
-    expect(screen.getByText('Refresh the page.')).toBeDefined();
-    expect(screen.getByText(/Clear your browser cache/)).toBeDefined();
+    ).toBeVisible();
+    expect(screen.getByText('Refresh the page.')).toBeVisible();
+    expect(screen.getByText(/Clear your browser cache/)).toBeVisible();
   });
 
   it('toggles the technical details', async () => {
@@ -59,7 +59,7 @@ describe('ErrorBoundary', () => {
     const { user } = renderBoundary('nested');
     shouldThrow = false;
     await user.click(screen.getByRole('button', { name: 'Try Again' }));
-    expect(screen.getByText('Widget is fine')).toBeDefined();
+    expect(screen.getByText('Widget is fine')).toBeVisible();
     expect(screen.queryByRole('heading', { name: 'Something went wrong' })).toBeNull();
   });
 
@@ -70,6 +70,6 @@ describe('ErrorBoundary', () => {
     await user.click(screen.getByRole('button', { name: 'Try Again' }));
     expect(reload).toHaveBeenCalledOnce();
     // No in-place reset at app level: the fallback stays until the page reloads.
-    expect(screen.getByRole('heading', { name: 'Something went wrong' })).toBeDefined();
+    expect(screen.getByRole('heading', { name: 'Something went wrong' })).toBeVisible();
   });
 });

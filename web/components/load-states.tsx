@@ -13,10 +13,28 @@ export function SectionLoader({ label }: { label: string }) {
   );
 }
 
-/** Every error state offers Retry (SPEC §8). No coloured title: Mantine's shade 6 text fails AA on the tint. */
-export function SectionError({ message, onRetry }: { message: string; onRetry: () => void }) {
+export interface SectionErrorProps {
+  message: string;
+  onRetry: () => void;
+  /** A heading above the message, when the message is the detail. */
+  title?: string;
+  /** The retry is under way: the button spins. */
+  retrying?: boolean;
+}
+
+/**
+ * Every failed load of a screen or a section, with Retry (docs/product.md#client-error-texts).
+ * No coloured title: Mantine's shade 6 text fails AA on the tint.
+ */
+export function SectionError({ message, onRetry, title, retrying = false }: SectionErrorProps) {
   return (
-    <Alert color="red" variant="light" role="alert" icon={<IconAlertCircle size={18} aria-hidden />}>
+    <Alert
+      color="red"
+      variant="light"
+      role="alert"
+      title={title}
+      icon={<IconAlertCircle size={18} aria-hidden />}
+    >
       <Stack gap="sm" align="flex-start">
         <Text size="sm">{message}</Text>
         <Button
@@ -24,6 +42,7 @@ export function SectionError({ message, onRetry }: { message: string; onRetry: (
           variant="default"
           leftSection={<IconRefresh size={14} aria-hidden />}
           onClick={onRetry}
+          loading={retrying}
         >
           Retry
         </Button>

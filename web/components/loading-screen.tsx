@@ -1,6 +1,6 @@
 import { Center, Loader, Stack, Text } from '@mantine/core';
 
-/** Full-page wait, e.g. SPEC §2's 'Initializing...' while the session is restored. */
+/** Full-page wait, e.g. 'Initializing...' while the session is restored. */
 export function LoadingScreen({ label }: { label: string }) {
   return (
     <Center mih="100dvh" role="status" aria-live="polite">

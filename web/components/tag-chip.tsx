@@ -3,7 +3,7 @@ import type { CSSProperties } from 'react';
 import { tagColors } from '../../shared/tag-colors.ts';
 import classes from './tag-chip.module.css';
 
-/** The CSS variables that give a tag its colour pair in light and dark mode (SPEC §2). */
+/** The CSS variables that give a tag its colour pair in light and dark mode (docs/product.md#formatting). */
 export function tagChipStyle(tag: string): CSSProperties {
   const { light, dark } = tagColors(tag);
   return {

@@ -96,7 +96,7 @@ describe('failures', () => {
     expect(error).toMatchObject({ message: TIMEOUT_MESSAGE, status: 0, data: null });
   });
 
-  it('defaults the time-out to 30 s (SPEC §9)', async () => {
+  it('defaults the time-out to 30 s', async () => {
     vi.useFakeTimers();
     try {
       stubFetch(

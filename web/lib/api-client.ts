@@ -4,12 +4,14 @@ import { readAccessToken } from './storage.ts';
 
 declare global {
   interface Window {
-    /** Deployment override of the API origin (SPEC §7), set before the bundle loads. */
+    /**
+     * Deployment override of the API origin (docs/product.md#api-conventions), set before the bundle loads.
+     */
     __API_BASE__?: string;
   }
 }
 
-/** SPEC §7: used only when the page has no usable origin (for example opened from a file). */
+/** Used only when the page has no usable origin (for example opened from a file). */
 const LOCAL_DEFAULT_BASE = 'http://127.0.0.1:3000';
 
 export const TIMEOUT_MESSAGE = 'Request timeout';
@@ -17,8 +19,8 @@ export const NETWORK_ERROR_MESSAGE = 'Network error. Please check your connectio
 export const FALLBACK_ERROR_MESSAGE = 'Request failed';
 
 /**
- * Every failed call (SPEC §8). `status` is 0 for a time-out or a network failure; `data` is
- * the server's error body (DESIGN §4) when it sent one.
+ * Every failed call (docs/product.md#client-error-texts). `status` is 0 for a time-out or a network failure;
+ * `data` is the server's error body (docs/product.md#error-body) when it sent one.
  */
 export class ApiError extends Error {
   readonly status: number;
@@ -49,7 +51,7 @@ export interface RequestOptions {
 }
 
 /**
- * SPEC §4's 401 handling: the auth module installs a handler that runs one shared token
+ * The 401 handling: the auth module installs a handler that runs one shared token
  * refresh, queues concurrent callers and calls `retry` (which sends the request again with the
  * stored token, now the new one), or signs the user out and rethrows. `sentToken` is the
  * access token the failed request carried, so the handler can tell whether someone else has
@@ -163,14 +165,14 @@ export function schemaFromGuard<T>(guard: (data: unknown) => data is T): Respons
   return { safeParse: (data) => (guard(data) ? { success: true, data } : { success: false }) };
 }
 
-/** One attempt; also reports which access token it carried (SPEC §7: bearer when present). */
+/** One attempt; also reports which access token it carried (bearer when present). */
 async function sendOnce(
   path: string,
   options: RequestOptions,
 ): Promise<{ response: Response; token: string | null }> {
   const headers: Record<string, string> = {
     Accept: 'application/json',
-    // SPEC §7: every call is JSON; the server takes an empty JSON body as {}.
+    // Every call is JSON; the server takes an empty JSON body as {}.
     'Content-Type': 'application/json',
     ...options.headers,
   };
@@ -211,7 +213,7 @@ async function toApiError(response: Response): Promise<ApiError> {
 }
 
 /**
- * Picks DESIGN §4's error body out of a JSON answer, field by field (a proxy's JSON may
+ * Picks the error body out of a JSON answer, field by field (a proxy's JSON may
  * differ). Hand-written rather than `errorBodySchema` for the zod-free reason above; the
  * server's schema guarantees `code` is one of `errorCodes`.
  */

@@ -6,9 +6,9 @@ import { apiRequest } from './api-client.ts';
 export const REPOSITORY_LIST_KEY = ['repositories', 'list'] as const;
 
 /**
- * GET /repositories/: every repository the member may see (DESIGN §1, §4). One query shared by
- * the list, tags and statistics screens and the sidebar counts, so one request serves them
- * all. The schema is imported when the call is made, keeping zod out of the first-load bundle.
+ * GET /repositories/: every repository the member may see (docs/product.md#roles-and-visibility). One query
+ * shared by the list, tags and statistics screens and the sidebar counts, so one request serves them all. The
+ * schema is imported when the call is made, keeping zod out of the first-load bundle.
  */
 export async function getRepositories(signal?: AbortSignal): Promise<RepositorySummary[]> {
   const { repositoryListResponseSchema } = await import('../../shared/schemas/repositories.ts');

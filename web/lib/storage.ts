@@ -50,15 +50,11 @@ export function writeTokens(tokens: { accessToken: string | null; refreshToken: 
   write(localStorage, STORAGE_KEYS.refreshToken, tokens.refreshToken);
 }
 
-export function readRememberMe(): boolean {
-  return read(localStorage, STORAGE_KEYS.rememberMe) === 'true';
-}
-
 export function writeRememberMe(value: boolean | null): void {
   write(localStorage, STORAGE_KEYS.rememberMe, value === null ? null : String(value));
 }
 
-/** Clears everything a session leaves behind (SPEC §4: logout and a failed check clear storage). */
+/** Clears everything a session leaves behind (logout and a failed check clear storage). */
 export function clearSession(): void {
   for (const key of [
     STORAGE_KEYS.accessToken,
@@ -70,7 +66,7 @@ export function clearSession(): void {
   }
 }
 
-/** SPEC §2: the hash a visitor asked for before being sent to sign in. */
+/** The hash a visitor asked for before being sent to sign in. */
 export function writeRedirectAfterLogin(hash: string): void {
   write(sessionStorage, STORAGE_KEYS.redirectAfterLogin, hash);
 }

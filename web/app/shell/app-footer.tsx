@@ -2,7 +2,7 @@ import { Group, Text } from '@mantine/core';
 import { useVersion } from '../../features/system/api/get-version.ts';
 import { DEFAULT_APP_NAME } from '../../features/system/hooks/use-app-name.ts';
 
-/** SPEC §2: app name, version and commit; the commit only when the build knows it. */
+/** App name, version and commit; the commit only when the build knows it. */
 export function AppFooter() {
   const { data } = useVersion();
   const appName = data?.app_name || DEFAULT_APP_NAME;

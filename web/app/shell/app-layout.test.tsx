@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../../shared/constants.ts';
-import { buildUser, renderApp, setViewportWidth, signIn, testVersion } from '../../test-utils.tsx';
+import { buildUser, renderApp, setViewportWidth, signIn, testVersion } from '../../../test/web/render.tsx';
 
 async function findSidebar() {
   return screen.findByRole('navigation', { name: 'Main navigation' });
@@ -19,7 +19,7 @@ describe('top bar', () => {
 
   it("falls back to 'Repository Tracker' when /version fails", async () => {
     renderApp({ route: '/tags', handlers: { 'GET /version': () => new Response('oops', { status: 500 }) } });
-    expect(await screen.findByRole('link', { name: 'Repository Tracker' })).toBeDefined();
+    expect(await screen.findByRole('link', { name: 'Repository Tracker' })).toBeVisible();
   });
 
   it('offers members Add Repository, going to /add', async () => {
@@ -44,8 +44,8 @@ describe('landmarks', () => {
     signIn();
     const { user } = renderApp({ route: '/home' });
     await findSidebar();
-    expect(screen.getByRole('banner')).toBeDefined();
-    expect(screen.getByRole('contentinfo')).toBeDefined();
+    expect(screen.getByRole('banner')).toBeVisible();
+    expect(screen.getByRole('contentinfo')).toBeVisible();
     const main = screen.getByRole('main');
     await user.click(screen.getByRole('button', { name: 'Skip to content' }));
     expect(document.activeElement).toBe(main);
@@ -75,7 +75,7 @@ describe('sidebar', () => {
     signIn();
     const first = renderApp({ route: '/home' });
     const nav = await findSidebar();
-    expect(within(nav).getByText('Repositories')).toBeDefined();
+    expect(within(nav).getByText('Repositories')).toBeVisible();
 
     await first.user.click(within(nav).getByRole('button', { name: 'Collapse sidebar' }));
 
@@ -85,7 +85,7 @@ describe('sidebar', () => {
     });
     // Labels are gone from view but stay in the links' accessible names.
     expect(within(nav).queryByText('Repositories')).toBeNull();
-    expect(within(nav).getByRole('link', { name: 'Repositories' })).toBeDefined();
+    expect(within(nav).getByRole('link', { name: 'Repositories' })).toBeVisible();
     first.unmount();
 
     renderApp({ route: '/home' });
@@ -98,9 +98,9 @@ describe('sidebar', () => {
     signIn(buildUser({ first_name: 'zoë', last_name: 'Quinn', email: 'zoe@example.com' }));
     const { user } = renderApp({ route: '/home' });
     const nav = await findSidebar();
-    expect(within(nav).getByText('Z')).toBeDefined();
-    expect(within(nav).getByText('zoë Quinn')).toBeDefined();
-    expect(within(nav).getByText('zoe@example.com')).toBeDefined();
+    expect(within(nav).getByText('Z')).toBeVisible();
+    expect(within(nav).getByText('zoë Quinn')).toBeVisible();
+    expect(within(nav).getByText('zoe@example.com')).toBeVisible();
     expect(within(nav).queryByText('Admin')).toBeNull();
 
     await user.click(within(nav).getByRole('button', { name: /zoë Quinn/ }));
@@ -111,7 +111,7 @@ describe('sidebar', () => {
     expect(within(menu).queryByText('Administration')).toBeNull();
 
     await user.click(within(menu).getByRole('menuitem', { name: 'Sign Out' }));
-    expect(await screen.findByRole('link', { name: 'Get Started' })).toBeDefined();
+    expect(await screen.findByRole('link', { name: 'Get Started' })).toBeVisible();
     expect(window.location.hash).toBe('#/');
     expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBeNull();
     expect(localStorage.getItem(STORAGE_KEYS.user)).toBeNull();
@@ -122,7 +122,7 @@ describe('sidebar', () => {
     signIn(buildUser({ is_admin: true }));
     const { user } = renderApp({ route: '/home' });
     const nav = await findSidebar();
-    expect(within(nav).getByText('Admin')).toBeDefined();
+    expect(within(nav).getByText('Admin')).toBeVisible();
 
     await user.click(within(nav).getByRole('button', { name: /Alice Smith/ }));
     const menu = await screen.findByRole('menu');
@@ -169,7 +169,7 @@ describe('sidebar on phones (≤ 768 px)', () => {
     );
     expect(overlay()).not.toBeNull();
     await user.keyboard('{Escape}');
-    expect(screen.getByRole('button', { name: 'Open navigation' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Open navigation' })).toBeEnabled();
     expect(overlay()).toBeNull();
   });
 
@@ -179,15 +179,15 @@ describe('sidebar on phones (≤ 768 px)', () => {
     const backdrop = overlay();
     if (!(backdrop instanceof HTMLElement)) throw new Error('no overlay');
     await user.click(backdrop);
-    expect(screen.getByRole('button', { name: 'Open navigation' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Open navigation' })).toBeEnabled();
   });
 
   it('closes on navigation', async () => {
     const { user, nav, burger } = await renderOnPhone();
     await user.click(burger);
     await user.click(within(nav).getByRole('link', { name: 'Statistics' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Statistics' })).toBeDefined();
-    expect(screen.getByRole('button', { name: 'Open navigation' })).toBeDefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Statistics' })).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Open navigation' })).toBeEnabled();
     expect(overlay()).toBeNull();
   });
 });
@@ -198,7 +198,7 @@ describe('footer', () => {
     const footer = await screen.findByRole('contentinfo');
     await waitFor(() => expect(footer.textContent).toContain('v1.2.3'));
     expect(footer.textContent).toContain('Team Catalogue');
-    expect(within(footer).getByText('commit 0123456')).toBeDefined();
+    expect(within(footer).getByText('commit 0123456')).toBeVisible();
     expect(footer.textContent).not.toContain(testVersion.git_commit);
   });
 

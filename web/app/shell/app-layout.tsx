@@ -26,7 +26,10 @@ function focusMain() {
 }
 const FOOTER_HEIGHT = 36;
 
-/** SPEC §2's app shell: top bar, the members' sidebar, the screen, and the version footer. */
+/**
+ * The app shell (docs/product.md#app-shell): top bar, the members' sidebar, the screen, and the version
+ * footer.
+ */
 export function AppLayout() {
   const { user, logout } = useAuth();
   const location = useLocation();
@@ -41,13 +44,13 @@ export function AppLayout() {
     document.title = appName;
   }, [appName]);
 
-  // SPEC §2: navigation closes the mobile overlay.
+  // Navigation closes the mobile overlay.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every location change on purpose
   useEffect(() => {
     closeMobile();
   }, [location.pathname, location.search, closeMobile]);
 
-  // SPEC §2: so does Escape.
+  // So does Escape.
   useEffect(() => {
     if (!isMobileOpen) return;
     const onKeyDown = (event: KeyboardEvent) => {
@@ -57,7 +60,8 @@ export function AppLayout() {
     return () => window.removeEventListener('keydown', onKeyDown);
   }, [isMobileOpen, closeMobile]);
 
-  // The route guard takes the visitor to `/` once the session is gone (SPEC §4).
+  // The route guard takes the visitor to `/` once the session is gone
+  // (docs/product.md#route-guards-and-redirects).
   const signOut = () => {
     void logout();
   };
@@ -69,7 +73,7 @@ export function AppLayout() {
         signedIn
           ? {
               width: collapsed ? SIDEBAR_COLLAPSED_PX : SIDEBAR_EXPANDED_PX,
-              // Mantine's desktop layout starts at min-width: breakpoint; SPEC's overlay is ≤ 768 px.
+              // Mantine's desktop layout starts at min-width: breakpoint; the overlay is for ≤ 768 px.
               breakpoint: MOBILE_BREAKPOINT_PX + 1,
               collapsed: { mobile: !(isMobile && isMobileOpen), desktop: false },
             }

@@ -1,7 +1,7 @@
 import { ActionIcon, Tooltip, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
 
-/** Follows the system until first used; from then on the choice is stored (DESIGN §6). */
+/** Follows the system until first used; from then on the choice is stored. */
 export function ColorSchemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
   const computed = useComputedColorScheme('light', { getInitialValueInEffect: false });

@@ -7,7 +7,7 @@ interface NavItem {
   label: string;
   to: string;
   icon: TablerIcon;
-  /** SPEC §2: Repositories is active on / and /home. */
+  /** Repositories is active on / and /home. */
   activeOn: string[];
   count: number | null;
 }

@@ -5,7 +5,7 @@ import { countDistinctTags } from '../../../shared/tag-colors.ts';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
 import { repositoriesQueryOptions } from '../../lib/repositories-query.ts';
 
-/** The sidebar's badges (SPEC §3 "sidebar counts"); null hides a badge. */
+/** The sidebar's badges (docs/product.md#app-shell); null hides a badge. */
 export interface SidebarCounts {
   /** The member's own repositories (by user_id). */
   repositories: number | null;
@@ -22,7 +22,7 @@ export function computeSidebarCounts(rows: readonly RepositorySummary[], userId:
 }
 
 /**
- * SPEC §3: the member's own repositories (user_id equals theirs) and the distinct tags over
+ * The member's own repositories (user_id equals theirs) and the distinct tags over
  * every returned row. Derived from the repository list query itself (the same key and
  * fetcher), so the sidebar costs no request of its own and updates when the list does.
  */

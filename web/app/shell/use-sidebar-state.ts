@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { MOBILE_BREAKPOINT_PX, STORAGE_KEYS } from '../../../shared/constants.ts';
 import { readJson, writeJson } from '../../lib/storage.ts';
 
-/** What SPEC §2 keeps in local storage under STORAGE_KEYS.sidebar. */
+/** What the sidebar keeps in local storage under STORAGE_KEYS.sidebar. */
 export interface StoredSidebarState {
   isCollapsed: boolean;
   isMobile: boolean;
@@ -22,7 +22,7 @@ export interface SidebarState {
   isMobile: boolean;
   /** Desktop: 60 px icon rail instead of the 240 px sidebar. */
   isCollapsed: boolean;
-  /** Mobile: the overlay is open. It starts closed on every load (SPEC §2). */
+  /** Mobile: the overlay is open. It starts closed on every load. */
   isMobileOpen: boolean;
   toggleCollapsed: () => void;
   toggleMobile: () => void;
@@ -31,7 +31,7 @@ export interface SidebarState {
 
 /**
  * `isCollapsed` is the desktop choice and survives reloads; the mobile overlay's open state
- * doesn't, because SPEC §2 wants it closed by default.
+ * doesn't, because it must start closed (docs/product.md#app-shell).
  */
 export function useSidebarState(): SidebarState {
   const isMobile = useMediaQuery(MOBILE_MEDIA_QUERY, false, { getInitialValueInEffect: false });

@@ -14,7 +14,7 @@ import {
 import { Link } from 'react-router';
 import { displayName, type User } from '../../lib/auth/user.ts';
 
-/** SPEC §2's Administration items, each a tab of the admin dashboard. */
+/** The Administration items, each a tab of the admin dashboard. */
 const adminItems: { label: string; tab: string; icon: TablerIcon }[] = [
   { label: 'Dashboard', tab: 'overview', icon: IconLayoutDashboard },
   { label: 'User Management', tab: 'users', icon: IconUsersGroup },

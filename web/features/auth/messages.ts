@@ -1,4 +1,8 @@
-/** The auth screens' texts of SPEC §5 and §8 that are not already in the shared schemas. */
+import { DEFAULT_RESET_RETRY_S } from '../../../shared/constants.ts';
+
+/**
+ * The auth screens' texts (docs/product.md#screens-and-routes) that are not already in the shared schemas.
+ */
 export const AUTH_MESSAGES = {
   loginFailed: 'Login failed',
   registrationFailed: 'Registration failed',
@@ -22,8 +26,8 @@ export const AUTH_MESSAGES = {
   resetFailed: 'Failed to reset password',
 } as const;
 
-/** SPEC §8: n = retry_after (default 900 s) / 60, rounded up. */
+/** n = retry_after (default DEFAULT_RESET_RETRY_S) / 60, rounded up. */
 export function tooManyResetRequests(retryAfterSeconds: number | undefined): string {
-  const minutes = Math.ceil((retryAfterSeconds ?? 900) / 60);
+  const minutes = Math.ceil((retryAfterSeconds ?? DEFAULT_RESET_RETRY_S) / 60);
   return `Too many password reset requests. Please try again in ${minutes} minutes.`;
 }

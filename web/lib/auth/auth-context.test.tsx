@@ -1,7 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../../shared/constants.ts';
-import { errorResponse, jsonResponse, meFromStorage, renderApp, signIn } from '../../test-utils.tsx';
+import { errorResponse, jsonResponse, meFromStorage, renderApp, signIn } from '../../../test/web/render.tsx';
 import { INIT_FAILED_MESSAGE } from './auth-context.tsx';
 
 const heading = (name: string) => screen.findByRole('heading', { level: 1, name });
@@ -12,11 +12,11 @@ function requestsTo(fetchMock: { mock: { calls: unknown[][] } }, method: string,
     .filter((request) => request.method === method && new URL(request.url).pathname === path);
 }
 
-describe('start (SPEC §4: stored tokens are verified with a call)', () => {
+describe('start (stored tokens are verified with a call)', () => {
   it('restores a stored session once GET /auth/me confirms it', async () => {
     signIn();
     const { fetchMock } = renderApp({ route: '/profile' });
-    expect(await heading('Profile')).toBeDefined();
+    expect(await heading('Profile')).toBeVisible();
     const [me] = requestsTo(fetchMock, 'GET', '/auth/me');
     expect(me?.headers.get('Authorization')).toBe('Bearer test-access-token');
   });
@@ -34,7 +34,7 @@ describe('start (SPEC §4: stored tokens are verified with a call)', () => {
             : errorResponse(401, 'Token expired'),
       },
     });
-    expect(await heading('Profile')).toBeDefined();
+    expect(await heading('Profile')).toBeVisible();
     expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBe('fresh-access');
     expect(localStorage.getItem(STORAGE_KEYS.refreshToken)).toBe('fresh-refresh');
     expect(requestsTo(fetchMock, 'POST', '/auth/refresh')).toHaveLength(1);
@@ -49,7 +49,7 @@ describe('start (SPEC §4: stored tokens are verified with a call)', () => {
         'POST /auth/refresh': () => errorResponse(401, 'Invalid refresh token'),
       },
     });
-    expect(await heading('Sign In')).toBeDefined();
+    expect(await heading('Sign In')).toBeVisible();
     expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBeNull();
     expect(localStorage.getItem(STORAGE_KEYS.refreshToken)).toBeNull();
     expect(localStorage.getItem(STORAGE_KEYS.user)).toBeNull();
@@ -66,14 +66,14 @@ describe('start (SPEC §4: stored tokens are verified with a call)', () => {
         },
       },
     });
-    expect(await screen.findByText(INIT_FAILED_MESSAGE)).toBeDefined();
-    expect(await heading('Profile')).toBeDefined();
+    expect(await screen.findByText(INIT_FAILED_MESSAGE)).toBeVisible();
+    expect(await heading('Profile')).toBeVisible();
     expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBe('test-access-token');
   });
 
   it('asks nothing when no token is stored', async () => {
     const { fetchMock } = renderApp({ route: '/login' });
-    expect(await heading('Sign In')).toBeDefined();
+    expect(await heading('Sign In')).toBeVisible();
     expect(requestsTo(fetchMock, 'GET', '/auth/me')).toHaveLength(0);
   });
 });
@@ -88,7 +88,7 @@ describe('a refused refresh while signed in', () => {
         'POST /auth/refresh': () => errorResponse(401, 'Invalid refresh token'),
       },
     });
-    expect(await heading('Sign In')).toBeDefined();
+    expect(await heading('Sign In')).toBeVisible();
     expect(window.location.hash).toBe('#/login');
     expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBeNull();
     expect(localStorage.getItem(STORAGE_KEYS.user)).toBeNull();
@@ -101,13 +101,13 @@ describe('sign-out', () => {
   it('revokes the session on the server with its refresh token, clears storage and goes to #/', async () => {
     signIn();
     const { fetchMock, user } = renderApp({ route: '/profile' });
-    expect(await heading('Profile')).toBeDefined();
+    expect(await heading('Profile')).toBeVisible();
     localStorage.setItem(STORAGE_KEYS.rememberMe, 'true');
 
     await user.click(screen.getByRole('button', { name: /Alice Smith/ }));
     await user.click(await screen.findByRole('menuitem', { name: 'Sign Out' }));
 
-    expect(await screen.findByRole('link', { name: 'Get Started' })).toBeDefined();
+    expect(await screen.findByRole('link', { name: 'Get Started' })).toBeVisible();
     expect(window.location.hash).toBe('#/');
     for (const key of ['accessToken', 'refreshToken', 'user', 'rememberMe'] as const) {
       expect(localStorage.getItem(STORAGE_KEYS[key])).toBeNull();
@@ -124,7 +124,7 @@ describe('other tabs (storage events)', () => {
   it('a sign-out in another tab signs this tab out too', async () => {
     signIn();
     renderApp({ route: '/profile' });
-    expect(await heading('Profile')).toBeDefined();
+    expect(await heading('Profile')).toBeVisible();
 
     act(() => {
       localStorage.removeItem(STORAGE_KEYS.accessToken);
@@ -133,27 +133,27 @@ describe('other tabs (storage events)', () => {
       window.dispatchEvent(new StorageEvent('storage', { key: STORAGE_KEYS.user, newValue: null }));
     });
 
-    expect(await screen.findByRole('link', { name: 'Get Started' })).toBeDefined();
+    expect(await screen.findByRole('link', { name: 'Get Started' })).toBeVisible();
     expect(window.location.hash).toBe('#/');
   });
 
   it('a sign-in in another tab signs this tab in, and it leaves the login screen', async () => {
     renderApp({ route: '/login' });
-    expect(await heading('Sign In')).toBeDefined();
+    expect(await heading('Sign In')).toBeVisible();
 
     act(() => {
       signIn();
       window.dispatchEvent(new StorageEvent('storage', { key: STORAGE_KEYS.user }));
     });
 
-    expect(await heading('Repositories')).toBeDefined();
+    expect(await heading('Repositories')).toBeVisible();
     expect(window.location.hash).toBe('#/home');
   });
 
   it('a token rotated by another tab is simply used: no sign-out, no request', async () => {
     signIn();
     const { fetchMock } = renderApp({ route: '/profile' });
-    expect(await heading('Profile')).toBeDefined();
+    expect(await heading('Profile')).toBeVisible();
     const before = fetchMock.mock.calls.length;
 
     act(() => {
@@ -161,7 +161,7 @@ describe('other tabs (storage events)', () => {
       window.dispatchEvent(new StorageEvent('storage', { key: STORAGE_KEYS.accessToken }));
     });
 
-    expect(screen.getByRole('heading', { level: 1, name: 'Profile' })).toBeDefined();
+    expect(screen.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
     expect(fetchMock.mock.calls.length).toBe(before);
   });
 });

@@ -34,7 +34,7 @@ export type AuthStatus = 'initializing' | 'ready';
 
 /**
  * Why the last session ended, until the visitor has arrived where that sends them
- * (route-guard.tsx): 'signed-out' goes to `/` (SPEC §4 logout, also a sign-out in another
+ * (route-guard.tsx): 'signed-out' goes to `/` (logout, also a sign-out in another
  * tab), 'expired' goes to `/login` (a failed refresh).
  */
 export type SessionEnd = 'signed-out' | 'expired' | null;
@@ -75,7 +75,7 @@ interface RestoredSession {
 }
 
 /**
- * SPEC §4: stored tokens are checked with GET /auth/me (an expired access token is refreshed
+ * Stored tokens are checked with GET /auth/me (an expired access token is refreshed
  * on the way, by the 401 handler). A refused session is cleared. When the server can't be
  * reached the stored user stays signed in and the failure is reported: clearing it would sign
  * everybody out whenever the server restarts.

@@ -217,7 +217,7 @@ describe('one tab', () => {
   });
 });
 
-describe('two tabs (SECURITY.md C3)', () => {
+describe('two tabs (docs/security.md#c3)', () => {
   it('refresh once between them: the second tab finds the rotated token inside the lock and uses it', async () => {
     const { server } = startFakeServer();
     const coordination = createSharedCoordination();

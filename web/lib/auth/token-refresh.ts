@@ -1,7 +1,7 @@
 import { ApiError, isApiError, type UnauthorizedHandler } from '../api-client.ts';
 import { readAccessToken, readRefreshToken, writeTokens } from '../storage.ts';
 
-/** The Web Locks name every tab of the app takes before it renews the tokens (SECURITY.md C3). */
+/** The Web Locks name every tab of the app takes before it renews the tokens (docs/security.md#c3). */
 export const REFRESH_LOCK_NAME = 'auth-refresh';
 /** Prefix of the marker lock a tab holds for a while after rotating a refresh token. */
 export const ROTATED_LOCK_PREFIX = 'auth-rotated:';
@@ -111,7 +111,7 @@ class SessionExpiredError extends Error {
 }
 
 /**
- * SPEC §4's single-flight refresh, across requests and across tabs:
+ * The single-flight refresh, across requests and across tabs:
  * - within a tab, every 401 that arrives while a refresh runs waits for that same refresh;
  * - across tabs, the refresh runs under a Web Lock, and inside it the stored tokens are read
  *   again: when another tab has already rotated them (the access token is no longer the one

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { userSchema } from '../../../shared/schemas/auth.ts';
-import { buildUser } from '../../test-utils.tsx';
+import { buildUser } from '../../../test/web/render.tsx';
 import { displayName, isSameUser, isUser } from './user.ts';
 
 describe('isUser', () => {

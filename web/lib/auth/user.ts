@@ -1,6 +1,6 @@
 import type { User } from '../../../shared/schemas/auth.ts';
 
-/** SPEC §3's user, as the API sends it and the client keeps it (shared/schemas/auth.ts). */
+/** The user, as the API sends it and the client keeps it (shared/schemas/auth.ts). */
 export type { User };
 
 const STRING_FIELDS = ['username', 'email', 'first_name', 'last_name', 'created_at', 'updated_at'] as const;

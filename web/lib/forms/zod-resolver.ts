@@ -4,7 +4,7 @@ import type { z } from 'zod';
 export type ClientCheck<Values> = (values: Values) => Record<string, string | null>;
 
 /**
- * Validates a @mantine/form form with a shared zod schema (SPEC §5's exact messages), then
+ * Validates a @mantine/form form with a shared zod schema (their exact messages), then
  * adds client-only checks. Each field shows its first message; issues without a field path
  * (object-level ones without `path`) are dropped, since a form can only show field errors.
  */

@@ -3,7 +3,7 @@ import { type AdminStats, adminStatsSchema } from '../../../../shared/schemas/ad
 import { apiRequest } from '../../../lib/api-client.ts';
 import { adminKeys } from './admin-keys.ts';
 
-/** GET /auth/admin/stats → SPEC §3 "Admin stats". */
+/** GET /auth/admin/stats → the user and repository counts. */
 export function getAdminStats(signal?: AbortSignal): Promise<AdminStats> {
   return apiRequest('/auth/admin/stats', adminStatsSchema, { signal });
 }

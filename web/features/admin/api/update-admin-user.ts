@@ -14,7 +14,7 @@ export interface UpdateAdminUserInput {
   value: boolean;
 }
 
-/** PATCH /auth/admin/users/{id} with one flag (SPEC §7) → `{ user }`. */
+/** PATCH /auth/admin/users/{id} with one flag → `{ user }`. */
 export async function patchAdminUser({ id, flag, value }: UpdateAdminUserInput): Promise<AdminUser> {
   const { user } = await apiRequest(`/auth/admin/users/${id}`, adminUserResponseSchema, {
     method: 'PATCH',
@@ -24,7 +24,7 @@ export async function patchAdminUser({ id, flag, value }: UpdateAdminUserInput):
 }
 
 /**
- * SPEC §4 "Admin flags": after a successful call the flag flips in every loaded page of the
+ * After a successful call the flag flips in every loaded page of the
  * users table (no reload), and the overview statistics reload.
  */
 export function useUpdateAdminUser() {

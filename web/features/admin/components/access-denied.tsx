@@ -3,7 +3,7 @@ import { IconHome, IconLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { ACCESS_DENIED_MESSAGE } from '../lib/admin-messages.ts';
 
-/** SPEC §6: what a non-admin sees on the admin dashboard, with the way back. */
+/** What a non-admin sees on the admin dashboard, with the way back. */
 export function AccessDenied() {
   return (
     <Container size="sm" py="xl">

@@ -38,9 +38,9 @@ function isAdminTab(value: string | null): value is AdminTab {
 }
 
 /**
- * SPEC §2's admin dashboard. The tab lives in the query string (`#/admin?tab=users`), so the
- * sidebar's Administration items, reloads and the back button all land on the right tab.
- * Statistics and the first page of users (50 per page, SPEC §9) load with the dashboard.
+ * The admin dashboard (docs/product.md#admin-dashboard). The tab lives in the query string
+ * (`#/admin?tab=users`), so the sidebar's Administration items, reloads and the back button all land on the
+ * right tab. Statistics and the first page of users (50 per page) load with the dashboard.
  */
 export function AdminDashboard() {
   const { user } = useAuth();

@@ -1,6 +1,5 @@
 import {
   ActionIcon,
-  Alert,
   Badge,
   Button,
   Code,
@@ -16,33 +15,29 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconClockPlay, IconDatabasePlus, IconDownload, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { MOBILE_BREAKPOINT_PX } from '../../../../shared/constants.ts';
-import { formatBytes } from '../../../../shared/format-bytes.ts';
+import { formatBytes, formatDateTime } from '../../../../shared/format.ts';
 import type { Backup } from '../../../../shared/schemas/admin.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { InlineMessage } from '../../../components/inline-message.tsx';
+import { SectionError } from '../../../components/load-states.tsx';
 import { isApiError } from '../../../lib/api-client.ts';
 import { describeError } from '../../../lib/api-errors.ts';
-import { formatDateTime } from '../../../lib/format.ts';
+import { useMessage } from '../../../lib/hooks/use-message.ts';
 import { type BackupRequestKind, useCreateBackup } from '../api/create-backup.ts';
 import { useDeleteBackup } from '../api/delete-backup.ts';
 import { useDownloadBackup } from '../api/download-backup.ts';
 import { useBackups } from '../api/get-backups.ts';
 import { backupMessages, isForbidden } from '../lib/admin-messages.ts';
-import { LoadError } from './load-error.tsx';
-
-interface Message {
-  tone: 'success' | 'error';
-  text: string;
-}
 
 const errorText = (error: unknown) => describeError(error, 'Request failed');
 
-/** SPEC §2 Database: the backup panel — list, manual backup, automatic backup. */
+/** Database: the backup panel — list, manual backup, automatic backup. */
 export function DatabasePanel({ onForbidden }: { onForbidden: () => void }) {
   const backups = useBackups();
   const create = useCreateBackup();
   const remove = useDeleteBackup();
   const download = useDownloadBackup();
-  const [message, setMessage] = useState<Message | null>(null);
+  const { message, showSuccess, showError, clear } = useMessage();
   const [confirming, setConfirming] = useState<Backup | null>(null);
 
   useEffect(() => {
@@ -52,17 +47,14 @@ export function DatabasePanel({ onForbidden }: { onForbidden: () => void }) {
   /** A 403 means the caller is no admin any more: the denial screen, not a message. */
   function fail(error: unknown, text: (message: string) => string) {
     if (isApiError(error) && error.status === 403) onForbidden();
-    else setMessage({ tone: 'error', text: text(errorText(error)) });
+    else showError(text(errorText(error)));
   }
 
   async function takeBackup(kind: BackupRequestKind) {
-    setMessage(null);
+    clear();
     try {
       const { name } = await create.mutateAsync(kind);
-      setMessage({
-        tone: 'success',
-        text: kind === 'auto' ? backupMessages.autoDone(name) : backupMessages.manualDone(name),
-      });
+      showSuccess(kind === 'auto' ? backupMessages.autoDone(name) : backupMessages.manualDone(name));
     } catch (error) {
       fail(error, kind === 'auto' ? backupMessages.autoFailed : backupMessages.manualFailed);
     }
@@ -71,10 +63,10 @@ export function DatabasePanel({ onForbidden }: { onForbidden: () => void }) {
   async function confirmDelete() {
     if (!confirming) return;
     const { name } = confirming;
-    setMessage(null);
+    clear();
     try {
       await remove.mutateAsync(name);
-      setMessage({ tone: 'success', text: backupMessages.deleted(name) });
+      showSuccess(backupMessages.deleted(name));
     } catch (error) {
       fail(error, backupMessages.deleteFailed);
     } finally {
@@ -83,7 +75,7 @@ export function DatabasePanel({ onForbidden }: { onForbidden: () => void }) {
   }
 
   async function startDownload(name: string) {
-    setMessage(null);
+    clear();
     try {
       await download.mutateAsync(name);
     } catch (error) {
@@ -131,22 +123,15 @@ export function DatabasePanel({ onForbidden }: { onForbidden: () => void }) {
             </Group>
           </Group>
           {message && (
-            <Alert
-              color={message.tone === 'success' ? 'teal' : 'red'}
-              variant="light"
-              role={message.tone === 'success' ? 'status' : 'alert'}
-              withCloseButton
-              closeButtonLabel="Dismiss"
-              onClose={() => setMessage(null)}
-            >
+            <InlineMessage kind={message.kind} onClose={clear}>
               {message.text}
-            </Alert>
+            </InlineMessage>
           )}
         </Stack>
       </Paper>
 
       {backups.isError && !isForbidden(backups.error) && (
-        <LoadError
+        <SectionError
           message={backupMessages.loadFailed(errorText(backups.error))}
           onRetry={() => void backups.refetch()}
           retrying={backups.isFetching}

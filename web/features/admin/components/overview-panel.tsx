@@ -10,12 +10,13 @@ import {
   IconUsers,
   IconUsersGroup,
 } from '@tabler/icons-react';
+import { formatCount } from '../../../../shared/format.ts';
+import { SectionError } from '../../../components/load-states.tsx';
+import { StatCard } from '../../../components/stat-card.tsx';
 import { useAdminStats } from '../api/get-admin-stats.ts';
 import { loadErrorMessage } from '../lib/admin-messages.ts';
-import { LoadError } from './load-error.tsx';
-import { StatCard } from './stat-card.tsx';
 
-/** SPEC §2 Overview: user counts and repository counts. */
+/** Overview: user counts and repository counts. */
 export function OverviewPanel() {
   const stats = useAdminStats();
   if (stats.isPending) {
@@ -27,7 +28,7 @@ export function OverviewPanel() {
   }
   if (stats.isError) {
     return (
-      <LoadError
+      <SectionError
         message={loadErrorMessage(stats.error, 'statistics')}
         onRetry={() => void stats.refetch()}
         retrying={stats.isFetching}
@@ -42,11 +43,21 @@ export function OverviewPanel() {
           Users
         </Title>
         <SimpleGrid cols={{ base: 2, md: 3, lg: 5 }} spacing="md">
-          <StatCard label="Total users" value={users.total} icon={IconUsers} />
-          <StatCard label="Active" value={users.active} icon={IconUserCheck} color="teal" />
-          <StatCard label="Verified" value={users.verified} icon={IconCircleCheck} color="blue" />
-          <StatCard label="Admins" value={users.admin} icon={IconShieldCheck} color="grape" />
-          <StatCard label="New (30 days)" value={users.recent} icon={IconUserPlus} color="orange" />
+          <StatCard label="Total users" value={formatCount(users.total)} icon={IconUsers} />
+          <StatCard label="Active" value={formatCount(users.active)} icon={IconUserCheck} color="teal" />
+          <StatCard
+            label="Verified"
+            value={formatCount(users.verified)}
+            icon={IconCircleCheck}
+            color="blue"
+          />
+          <StatCard label="Admins" value={formatCount(users.admin)} icon={IconShieldCheck} color="grape" />
+          <StatCard
+            label="New (30 days)"
+            value={formatCount(users.recent)}
+            icon={IconUserPlus}
+            color="orange"
+          />
         </SimpleGrid>
       </section>
       <RepositoryCounts repositories={repositories} />
@@ -65,14 +76,19 @@ export function RepositoryCounts({
         Repositories
       </Title>
       <SimpleGrid cols={{ base: 2, lg: 4 }} spacing="md">
-        <StatCard label="Total repositories" value={repositories.total} icon={IconBook2} />
+        <StatCard label="Total repositories" value={formatCount(repositories.total)} icon={IconBook2} />
         <StatCard
           label="Users with repos"
-          value={repositories.users_with_repos}
+          value={formatCount(repositories.users_with_repos)}
           icon={IconUsersGroup}
           color="teal"
         />
-        <StatCard label="Total stars" value={repositories.total_stars} icon={IconStar} color="yellow" />
+        <StatCard
+          label="Total stars"
+          value={formatCount(repositories.total_stars)}
+          icon={IconStar}
+          color="yellow"
+        />
         <StatCard
           label="Average stars"
           value={repositories.avg_stars.toFixed(1)}

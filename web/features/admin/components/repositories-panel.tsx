@@ -12,12 +12,12 @@ import {
   Title,
 } from '@mantine/core';
 import { IconArrowsExchange, IconCopy, IconRefresh, IconTags, type TablerIcon } from '@tabler/icons-react';
+import { SectionError } from '../../../components/load-states.tsx';
 import { useAdminStats } from '../api/get-admin-stats.ts';
 import { loadErrorMessage } from '../lib/admin-messages.ts';
-import { LoadError } from './load-error.tsx';
 import { RepositoryCounts } from './overview-panel.tsx';
 
-/** SPEC §2: repository tools that do not exist yet, shown disabled and marked 'Coming Soon'. */
+/** Repository tools that do not exist yet, shown disabled and marked 'Coming Soon'. */
 const TOOLS: { name: string; description: string; icon: TablerIcon }[] = [
   {
     name: 'Sync all repositories',
@@ -51,7 +51,7 @@ export function RepositoriesPanel() {
         </Center>
       )}
       {stats.isError && (
-        <LoadError
+        <SectionError
           message={loadErrorMessage(stats.error, 'repositories')}
           onRetry={() => void stats.refetch()}
           retrying={stats.isFetching}

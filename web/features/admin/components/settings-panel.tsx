@@ -1,6 +1,6 @@
 import { Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
 
-/** SPEC §2 Settings: a placeholder, as the spec describes it. */
+/** Settings: a 'Coming Soon' placeholder (docs/product.md#admin-dashboard). */
 export function SettingsPanel() {
   return (
     <Paper withBorder radius="md" p="xl">

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Badge,
   Divider,
   Flex,
@@ -15,14 +14,17 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconAlertTriangle, IconSearch } from '@tabler/icons-react';
+import { IconSearch } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
-import { MOBILE_BREAKPOINT_PX } from '../../../../shared/constants.ts';
+import { ADMIN_USERS_DASHBOARD_PER_PAGE, MOBILE_BREAKPOINT_PX } from '../../../../shared/constants.ts';
+import { formatDate } from '../../../../shared/format.ts';
 import type { AdminUser, AdminUserFlag, AdminUsersResponse } from '../../../../shared/schemas/admin.ts';
+import { InlineMessage } from '../../../components/inline-message.tsx';
+import { SectionError } from '../../../components/load-states.tsx';
 import { isApiError } from '../../../lib/api-client.ts';
+import { useMessage } from '../../../lib/hooks/use-message.ts';
 import { useUpdateAdminUser } from '../api/update-admin-user.ts';
 import { loadErrorMessage, toggleFailedMessage } from '../lib/admin-messages.ts';
-import { LoadError } from './load-error.tsx';
 
 export type ActiveFilter = 'all' | 'active' | 'inactive';
 
@@ -54,13 +56,6 @@ const FULL_LABEL = {
   label: { overflow: 'visible', textOverflow: 'clip' },
 } as const;
 
-const shortDate = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
-
-function formatShortDate(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? 'Invalid date' : shortDate.format(date);
-}
-
 const NO_MATCH = 'No users match.';
 
 const FLAGS: { flag: AdminUserFlag; label: string }[] = [
@@ -69,22 +64,17 @@ const FLAGS: { flag: AdminUserFlag; label: string }[] = [
   { flag: 'is_admin', label: 'Admin' },
 ];
 
-interface ToggleFailure {
-  title: string;
-  detail: string | null;
-}
-
-/** SPEC §2 Users: the table, with active / verified / admin toggles per user. */
+/** Users: the table, with active / verified / admin toggles per user. */
 export function UsersPanel(props: UsersPanelProps) {
   const { query, currentUserId, onForbidden } = props;
   const update = useUpdateAdminUser();
   const [pending, setPending] = useState<Set<string>>(() => new Set());
-  const [failure, setFailure] = useState<ToggleFailure | null>(null);
+  const failure = useMessage();
 
   async function toggle(user: AdminUser, flag: AdminUserFlag, value: boolean) {
     const key = `${user.id}:${flag}`;
     setPending((current) => new Set(current).add(key));
-    setFailure(null);
+    failure.clear();
     try {
       await update.mutateAsync({ id: user.id, flag, value });
     } catch (error) {
@@ -92,12 +82,21 @@ export function UsersPanel(props: UsersPanelProps) {
         onForbidden();
         return;
       }
-      // SPEC §8's alert; a rule the server enforces (409: last admin, self) says which one.
+      // The documented alert; a rule the server enforces (409: last admin, self) says which one.
       const detail =
-        isApiError(error) && (error.status === 409 || error.status === 404)
-          ? (error.data?.message ?? null)
-          : null;
-      setFailure({ title: toggleFailedMessage(flag), detail });
+        isApiError(error) && (error.status === 409 || error.status === 404) ? error.data?.message : null;
+      failure.showError(
+        <>
+          <Text span inherit fw={700}>
+            {toggleFailedMessage(flag)}
+          </Text>
+          {detail && (
+            <Text span inherit display="block">
+              {detail}
+            </Text>
+          )}
+        </>,
+      );
     } finally {
       setPending((current) => {
         const next = new Set(current);
@@ -119,26 +118,17 @@ export function UsersPanel(props: UsersPanelProps) {
   );
 
   const data = query.data;
-  const perPage = data?.per_page ?? 50;
+  const perPage = data?.per_page ?? ADMIN_USERS_DASHBOARD_PER_PAGE;
   const pages = data ? Math.max(1, Math.ceil(data.total / perPage)) : 1;
   const first = data && data.total > 0 ? (data.page - 1) * perPage + 1 : 0;
   const last = data ? Math.min(data.total, (data.page - 1) * perPage + data.users.length) : 0;
 
   return (
     <Stack gap="md">
-      {failure && (
-        <Alert
-          color="red"
-          variant="light"
-          role="alert"
-          title={failure.title}
-          icon={<IconAlertTriangle size={20} aria-hidden />}
-          withCloseButton
-          closeButtonLabel="Dismiss"
-          onClose={() => setFailure(null)}
-        >
-          {failure.detail}
-        </Alert>
+      {failure.message && (
+        <InlineMessage kind="error" onClose={failure.clear}>
+          {failure.message.text}
+        </InlineMessage>
       )}
       <Group gap="sm" wrap="wrap" align="flex-end">
         <TextInput
@@ -162,7 +152,7 @@ export function UsersPanel(props: UsersPanelProps) {
       </Group>
 
       {query.isError && (
-        <LoadError
+        <SectionError
           message={loadErrorMessage(query.error, 'users')}
           onRetry={() => void query.refetch()}
           retrying={query.isFetching}
@@ -256,7 +246,7 @@ function YouBadge() {
   );
 }
 
-/** Desktop: SPEC §2's table. */
+/** Desktop: the table. */
 function UserTable({ users, actions, currentUserId }: UserListProps) {
   return (
     <Table.ScrollContainer minWidth={940} type="native">
@@ -310,7 +300,7 @@ function UserTable({ users, actions, currentUserId }: UserListProps) {
               <Table.Td>{user.repository_count}</Table.Td>
               <Table.Td>
                 <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                  {formatShortDate(user.created_at)}
+                  {formatDate(user.created_at)}
                 </Text>
               </Table.Td>
               <Table.Td>{actions(user, 'column')}</Table.Td>
@@ -356,7 +346,7 @@ function UserCards({ users, actions, currentUserId }: UserListProps) {
           </Group>
           <Text size="xs" c="dimmed" mt={6}>
             {user.repository_count} {user.repository_count === 1 ? 'repository' : 'repositories'} · created{' '}
-            {formatShortDate(user.created_at)}
+            {formatDate(user.created_at)}
           </Text>
           <Divider my="xs" />
           {actions(user, 'row')}

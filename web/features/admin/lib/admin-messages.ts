@@ -1,13 +1,16 @@
 import type { AdminUserFlag } from '../../../../shared/schemas/admin.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 
-/** SPEC §6 / §8 texts of the admin dashboard, in one place for the screens and their tests. */
+/**
+ * The admin dashboard's texts (docs/product.md#admin-dashboard), in one place for the screens and their
+ * tests.
+ */
 export const ACCESS_DENIED_MESSAGE = 'Access denied. Admin privileges required.';
 export const LOAD_FAILED_MESSAGE = 'Failed to load admin data. Please try again.';
 
 export type AdminResource = 'statistics' | 'users' | 'repositories';
 
-/** SPEC §8: 500 or above names what failed to load; anything else is the general text. */
+/** 500 or above names what failed to load; anything else is the general text. */
 export function loadErrorMessage(error: unknown, resource: AdminResource): string {
   if (isApiError(error) && error.status >= 500) {
     return `Server error occurred while loading ${resource}. Please try again later.`;
@@ -15,12 +18,12 @@ export function loadErrorMessage(error: unknown, resource: AdminResource): strin
   return LOAD_FAILED_MESSAGE;
 }
 
-/** DESIGN §2: a 403 from an admin call shows the denial screen (not a sign-out). */
+/** A 403 from an admin call shows the denial screen (not a sign-out). */
 export function isForbidden(error: unknown): boolean {
   return isApiError(error) && error.status === 403;
 }
 
-/** How each flag reads in SPEC's alert 'Failed to update user {flag}. Please try again.' */
+/** How each flag reads in the alert 'Failed to update user {flag}. Please try again.' */
 export const FLAG_WORDS: Record<AdminUserFlag, string> = {
   is_active: 'status',
   is_verified: 'verification',

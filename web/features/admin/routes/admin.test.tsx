@@ -8,7 +8,7 @@ import {
   renderApp,
   setViewportWidth,
   signIn,
-} from '../../../test-utils.tsx';
+} from '../../../../test/web/render.tsx';
 
 const stats: AdminStats = {
   users: { total: 12, active: 10, verified: 9, admin: 2, recent: 3 },
@@ -74,13 +74,13 @@ const calls = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], method: str
     .filter((request) => request.method === method && new URL(request.url).pathname === path);
 
 describe('who may see it', () => {
-  it("a member sees SPEC's denial with 'Return to Home', and no admin call is made", async () => {
+  it("a member sees the denial with 'Return to Home', and no admin call is made", async () => {
     const member = signIn(buildUser({ id: 2, is_admin: false }));
     const { fetchMock } = renderApp({
       route: '/admin?tab=users',
       handlers: adminApi({ 'GET /auth/me': () => jsonResponse({ user: member }) }),
     });
-    expect(await screen.findByText('Access denied. Admin privileges required.')).toBeDefined();
+    expect(await screen.findByText('Access denied. Admin privileges required.')).toBeVisible();
     expect(screen.getByRole('link', { name: 'Return to Home' }).getAttribute('href')).toBe('#/home');
     expect(calls(fetchMock, 'GET', '/auth/admin/users')).toHaveLength(0);
     expect(calls(fetchMock, 'GET', '/auth/admin/stats')).toHaveLength(0);
@@ -90,8 +90,8 @@ describe('who may see it', () => {
     openAdmin('/admin', {
       'GET /auth/admin/stats': () => error(403, 'Access denied. Admin privileges required.', 'forbidden'),
     });
-    expect(await screen.findByText('Access denied. Admin privileges required.')).toBeDefined();
-    expect(screen.getByRole('link', { name: 'Return to Home' })).toBeDefined();
+    expect(await screen.findByText('Access denied. Admin privileges required.')).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Return to Home' })).toBeVisible();
     expect(window.location.hash).toBe('#/admin');
   });
 });
@@ -99,11 +99,11 @@ describe('who may see it', () => {
 describe('tabs follow the query string', () => {
   it('opens the overview by default, and a tab click writes ?tab=', async () => {
     const { user } = openAdmin('/admin');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeDefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
     expect(screen.getByRole('tab', { name: 'Overview' }).getAttribute('aria-selected')).toBe('true');
     await user.click(screen.getByRole('tab', { name: 'Users' }));
     expect(window.location.hash).toBe('#/admin?tab=users');
-    expect(await screen.findByRole('table', { name: 'Users' })).toBeDefined();
+    expect(await screen.findByRole('table', { name: 'Users' })).toBeVisible();
     await user.click(screen.getByRole('tab', { name: 'Settings' }));
     expect(window.location.hash).toBe('#/admin?tab=settings');
   });
@@ -135,7 +135,7 @@ describe('overview', () => {
       ['Total stars', '49,380'],
       ['Average stars', '1234.5'],
     ]) {
-      expect(await screen.findByRole('group', { name: `${label}: ${value}` })).toBeDefined();
+      expect(await screen.findByRole('group', { name: `${label}: ${value}` })).toBeVisible();
     }
   });
 
@@ -146,16 +146,16 @@ describe('overview', () => {
     });
     expect(
       await screen.findByText('Server error occurred while loading statistics. Please try again later.'),
-    ).toBeDefined();
+    ).toBeVisible();
     fail = false;
     await user.click(screen.getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByRole('group', { name: 'Total users: 12' })).toBeDefined();
+    expect(await screen.findByRole('group', { name: 'Total users: 12' })).toBeVisible();
   });
 
   it("other failures say 'Failed to load admin data. Please try again.'", async () => {
     openAdmin('/admin', { 'GET /auth/admin/stats': () => error(400, 'nope', 'bad_request') });
-    expect(await screen.findByText('Failed to load admin data. Please try again.')).toBeDefined();
-    expect(screen.getByRole('button', { name: 'Retry' })).toBeDefined();
+    expect(await screen.findByText('Failed to load admin data. Please try again.')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeEnabled();
   });
 });
 
@@ -181,10 +181,10 @@ describe('users', () => {
     expect(new URL(request?.url ?? '').search).toBe('?page=1&per_page=50');
     const bobRow = within(table).getByText('bob').closest('tr');
     if (!(bobRow instanceof HTMLElement)) throw new Error('row not found');
-    expect(within(bobRow).getByText('bob@example.com')).toBeDefined();
-    expect(within(bobRow).getByText('7')).toBeDefined();
+    expect(within(bobRow).getByText('bob@example.com')).toBeVisible();
+    expect(within(bobRow).getByText('7')).toBeVisible();
     expect(within(bobRow).getAllByText('Active')).toHaveLength(2);
-    expect(screen.getByText('Showing 1–2 of 2 users')).toBeDefined();
+    expect(screen.getByText('Showing 1–2 of 2 users')).toBeVisible();
   });
 
   it('a toggle flips locally on success and the statistics reload', async () => {
@@ -201,7 +201,7 @@ describe('users', () => {
     await waitFor(() =>
       expect((screen.getByRole('switch', { name: 'Verified: bob' }) as HTMLInputElement).checked).toBe(false),
     );
-    expect(screen.getByText('Unverified')).toBeDefined();
+    expect(screen.getByText('Unverified')).toBeVisible();
     // Only one PATCH, no reload of the users list.
     expect(calls(fetchMock, 'PATCH', '/auth/admin/users/2')).toHaveLength(1);
     expect(calls(fetchMock, 'GET', '/auth/admin/users')).toHaveLength(1);
@@ -214,7 +214,7 @@ describe('users', () => {
     const { user } = openAdmin('/admin?tab=users', { 'PATCH /auth/admin/users/2': () => error(500, 'boom') });
     await user.click(await screen.findByRole('switch', { name: 'Admin: bob' }));
     const alert = await screen.findByRole('alert');
-    expect(within(alert).getByText('Failed to update user admin status. Please try again.')).toBeDefined();
+    expect(within(alert).getByText('Failed to update user admin status. Please try again.')).toBeVisible();
     expect((screen.getByRole('switch', { name: 'Admin: bob' }) as HTMLInputElement).checked).toBe(false);
   });
 
@@ -226,8 +226,8 @@ describe('users', () => {
     });
     await user.click(await screen.findByRole('switch', { name: 'Active: bob' }));
     const alert = await screen.findByRole('alert');
-    expect(within(alert).getByText('Failed to update user status. Please try again.')).toBeDefined();
-    expect(within(alert).getByText(reason)).toBeDefined();
+    expect(within(alert).getByText('Failed to update user status. Please try again.')).toBeVisible();
+    expect(within(alert).getByText(reason)).toBeVisible();
   });
 
   it('an admin cannot deactivate or demote themselves from the table', async () => {
@@ -265,10 +265,10 @@ describe('users', () => {
     const list = await screen.findByRole('list', { name: 'Users' });
     expect(screen.queryByRole('table', { name: 'Users' })).toBeNull();
     const card = within(list).getByRole('listitem', { name: 'bob' });
-    expect(within(card).getByText('bob@example.com')).toBeDefined();
-    expect(within(card).getByText('7 repositories · created', { exact: false })).toBeDefined();
+    expect(within(card).getByText('bob@example.com')).toBeVisible();
+    expect(within(card).getByText('7 repositories · created', { exact: false })).toBeVisible();
     await user.click(within(card).getByRole('switch', { name: 'Active: bob' }));
-    expect(await within(card).findByText('Inactive')).toBeDefined();
+    expect(await within(card).findByText('Inactive')).toBeVisible();
   });
 
   it("a 5xx says 'Server error occurred while loading users…'", async () => {
@@ -277,15 +277,15 @@ describe('users', () => {
     });
     expect(
       await screen.findByText('Server error occurred while loading users. Please try again later.'),
-    ).toBeDefined();
+    ).toBeVisible();
   });
 });
 
 describe('repositories', () => {
   it("shows the counts and the tools that don't exist yet, disabled and 'Coming Soon'", async () => {
     openAdmin('/admin?tab=repositories');
-    expect(await screen.findByRole('group', { name: 'Total repositories: 40' })).toBeDefined();
-    expect(screen.getByRole('group', { name: 'Users with repos: 5' })).toBeDefined();
+    expect(await screen.findByRole('group', { name: 'Total repositories: 40' })).toBeVisible();
+    expect(screen.getByRole('group', { name: 'Users with repos: 5' })).toBeVisible();
     const soon = screen.getAllByText('Coming Soon');
     expect(soon.length).toBeGreaterThanOrEqual(3);
     for (const name of ['Sync all repositories', 'Bulk tag editor']) {
@@ -297,7 +297,7 @@ describe('repositories', () => {
     openAdmin('/admin?tab=repositories', { 'GET /auth/admin/stats': () => error(500, 'boom') });
     expect(
       await screen.findByText('Server error occurred while loading repositories. Please try again later.'),
-    ).toBeDefined();
+    ).toBeVisible();
   });
 });
 
@@ -305,18 +305,18 @@ describe('database', () => {
   it('lists backups with sizes in KB / MB', async () => {
     openAdmin('/admin?tab=database');
     const table = await screen.findByRole('table', { name: 'Backups' });
-    expect(within(table).getByText('backup-auto-2026-11-22T03-00-00Z.jsonl.gz')).toBeDefined();
-    expect(within(table).getByText('1.5 KB')).toBeDefined();
-    expect(within(table).getByText('5 MB')).toBeDefined();
-    expect(within(table).getByText('Automatic')).toBeDefined();
-    expect(within(table).getByText('Manual')).toBeDefined();
+    expect(within(table).getByText('backup-auto-2026-11-22T03-00-00Z.jsonl.gz')).toBeVisible();
+    expect(within(table).getByText('1.5 KB')).toBeVisible();
+    expect(within(table).getByText('5 MB')).toBeVisible();
+    expect(within(table).getByText('Automatic')).toBeVisible();
+    expect(within(table).getByText('Manual')).toBeVisible();
   });
 
   it('a manual backup reports its name and the list reloads', async () => {
     const { user, fetchMock } = openAdmin('/admin?tab=database', {
       'POST /health/backup': () =>
         jsonResponse({
-          backup_path: '/data/backups/x.jsonl.gz',
+          backup_path: 'x.jsonl.gz',
           name: 'backup-manual-2026-11-22T09-30-00Z.jsonl.gz',
         }),
     });
@@ -324,7 +324,7 @@ describe('database', () => {
     await user.click(screen.getByRole('button', { name: 'Create Backup' }));
     expect(
       await screen.findByText('✅ Backup created: backup-manual-2026-11-22T09-30-00Z.jsonl.gz'),
-    ).toBeDefined();
+    ).toBeVisible();
     await waitFor(() => expect(calls(fetchMock, 'GET', '/health/backups')).toHaveLength(2));
   });
 
@@ -337,15 +337,15 @@ describe('database', () => {
     await user.click(screen.getByRole('button', { name: 'Create Backup' }));
     expect(
       await screen.findByText('❌ Backup failed: An unexpected error occurred. Please try again.'),
-    ).toBeDefined();
+    ).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Run Automatic Backup' }));
-    expect(await screen.findByText('❌ Auto backup failed: Disk full')).toBeDefined();
+    expect(await screen.findByText('❌ Auto backup failed: Disk full')).toBeVisible();
   });
 
   it("a failed list says 'Error loading backups: …' with Retry", async () => {
     openAdmin('/admin?tab=database', { 'GET /health/backups': () => error(500, 'Disk unreadable') });
-    expect(await screen.findByText('Error loading backups: Disk unreadable')).toBeDefined();
-    expect(screen.getByRole('button', { name: 'Retry' })).toBeDefined();
+    expect(await screen.findByText('Error loading backups: Disk unreadable')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeEnabled();
   });
 
   it('deletes only after confirmation', async () => {
@@ -359,7 +359,7 @@ describe('database', () => {
     expect(calls(fetchMock, 'DELETE', `/health/backups/${name}`)).toHaveLength(0);
     await user.click(screen.getByRole('button', { name: `Delete ${name}` }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
-    expect(await screen.findByText(`✅ Backup ${name} deleted.`)).toBeDefined();
+    expect(await screen.findByText(`✅ Backup ${name} deleted.`)).toBeVisible();
     expect(calls(fetchMock, 'DELETE', `/health/backups/${name}`)).toHaveLength(1);
   });
 
@@ -387,7 +387,7 @@ describe('database', () => {
 describe('settings', () => {
   it("is a 'Coming Soon' placeholder", async () => {
     openAdmin('/admin?tab=settings');
-    expect(await screen.findByRole('heading', { name: 'System Settings' })).toBeDefined();
-    expect(screen.getByText('Coming Soon')).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'System Settings' })).toBeVisible();
+    expect(screen.getByText('Coming Soon')).toBeVisible();
   });
 });

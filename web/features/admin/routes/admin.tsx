@@ -3,7 +3,7 @@ import { AccessDenied } from '../components/access-denied.tsx';
 import { AdminDashboard } from '../components/admin-dashboard.tsx';
 
 /**
- * `#/admin?tab=…` (SPEC §2). Members who are not admins see SPEC §6's denial with 'Return to
+ * `#/admin?tab=…`. Members who are not admins see the denial with 'Return to
  * Home'; the server refuses their calls anyway (403), which shows the same screen.
  */
 export default function AdminRoute() {

@@ -6,7 +6,7 @@ import {
 } from '../../../../shared/schemas/auth.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
-/** POST /auth/resend-verification (DESIGN §2): the same answer whether or not the address exists. */
+/** POST /auth/resend-verification: the same answer whether or not the address exists. */
 export function postResendVerification(body: EmailOnlyBody): Promise<SuccessResponse> {
   return apiRequest('/auth/resend-verification', successResponseSchema, { method: 'POST', body });
 }

@@ -3,7 +3,7 @@
  * every auth route loads it, so it shares their one common chunk instead of adding chunks
  * (and their names) to the first-load route table.
  */
-import { Alert, Anchor, Button, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconCircleCheck, IconSend } from '@tabler/icons-react';
 import { type FormEventHandler, type ReactNode, useEffect } from 'react';
@@ -11,11 +11,12 @@ import { Link, useNavigate } from 'react-router';
 import { REDIRECT_AFTER_SUCCESS_MS } from '../../../../shared/constants.ts';
 import { type EmailOnlyBody, emailOnlyBodySchema } from '../../../../shared/schemas/auth.ts';
 import { AuthCard } from '../../../components/auth-card.tsx';
+import { InlineMessage } from '../../../components/inline-message.tsx';
 import { zodResolver } from '../../../lib/forms/zod-resolver.ts';
 
 export interface AuthFormProps {
   onSubmit: FormEventHandler<HTMLFormElement>;
-  /** The banner above the fields (a FormMessage), when there is one. */
+  /** The banner above the fields (an InlineMessage), when there is one. */
   message?: ReactNode;
   /** The fields. */
   children: ReactNode;
@@ -155,9 +156,7 @@ export function LinkFailed({ title, icon, message, children }: LinkFailedProps) 
   return (
     <AuthCard title={title} icon={icon} iconColor="red">
       <Stack gap="md">
-        <Alert color="red" variant="light" role="alert">
-          {message}
-        </Alert>
+        <InlineMessage kind="error">{message}</InlineMessage>
         {children}
       </Stack>
     </AuthCard>

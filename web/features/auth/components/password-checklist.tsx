@@ -2,7 +2,7 @@ import { List, Text, ThemeIcon } from '@mantine/core';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { RESET_PASSWORD_PARTS } from '../../../../shared/password-rules.ts';
 
-/** SPEC §2's live checklist on the reset screen: the four parts, each met or not yet. */
+/** The live checklist on the reset screen: the four parts, each met or not yet. */
 export function PasswordChecklist({ value }: { value: string }) {
   return (
     <div>

@@ -4,7 +4,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router';
 /**
  * The `token` of an e-mail link: from the query part of the hash (`#/reset-password?token=`,
  * how the server builds links) or from the page's own query string (`/?token=…#/verify-email`).
- * Read once, then removed from the address bar (SECURITY.md B3, C5), so it doesn't linger in
+ * Read once, then removed from the address bar (docs/security.md#b3, #c5), so it doesn't linger in
  * history, bookmarks or a screenshot. null when the link has none.
  */
 export function useLinkToken(): string | null {

@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { errorResponse, type FetchHandler, jsonResponse, renderApp } from '../../../test-utils.tsx';
+import { errorResponse, type FetchHandler, jsonResponse, renderApp } from '../../../../test/web/render.tsx';
 import { forgotErrorMessage } from './forgot-password.tsx';
 
 const SENT = 'If the email exists, a password reset link has been sent.';
@@ -20,10 +20,10 @@ describe('Forgot password', () => {
   it("requires an e-mail ('Email address is required') and a valid one", async () => {
     const { user, email, send, fetchMock } = await openForgot();
     await user.click(send);
-    expect(await screen.findByText('Email address is required')).toBeDefined();
+    expect(await screen.findByText('Email address is required')).toBeVisible();
     await user.type(email, 'not-an-email');
     await user.click(send);
-    expect(await screen.findByText('Please enter a valid email address')).toBeDefined();
+    expect(await screen.findByText('Please enter a valid email address')).toBeVisible();
     expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/auth/forgot-password'))).toBe(false);
   });
 
@@ -36,11 +36,11 @@ describe('Forgot password', () => {
     await user.type(email, '  grace@example.com ');
     await user.click(send);
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Check Your Email' })).toBeDefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Check Your Email' })).toBeVisible();
     expect(body).toEqual({ email: 'grace@example.com' });
-    expect(screen.getByText(SENT)).toBeDefined();
-    expect(screen.getByText(/spam/)).toBeDefined();
-    expect(screen.getByText(/expires in 1 hour/)).toBeDefined();
+    expect(screen.getByText(SENT)).toBeVisible();
+    expect(screen.getByText(/spam/)).toBeVisible();
+    expect(screen.getByText(/expires in 1 hour/)).toBeVisible();
     expect(screen.getByRole('link', { name: 'Back to Login' }).getAttribute('href')).toBe('#/login');
   });
 

@@ -4,14 +4,15 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { RESET_LINK_HOURS } from '../../../../shared/constants.ts';
 import { AuthCard } from '../../../components/auth-card.tsx';
-import { FormMessage } from '../../../components/form-message.tsx';
+import { InlineMessage } from '../../../components/inline-message.tsx';
 import { isApiError } from '../../../lib/api-client.ts';
 import { describeError } from '../../../lib/api-errors.ts';
+import { useMessage } from '../../../lib/hooks/use-message.ts';
 import { useForgotPassword } from '../api/forgot-password.ts';
 import { EmailRequestForm } from '../components/auth-screen.tsx';
 import { AUTH_MESSAGES, tooManyResetRequests } from '../messages.ts';
 
-/** SPEC §8: 429 in minutes, else the server's text or 'Failed to send password reset email'. */
+/** 429 in minutes, else the server's text or 'Failed to send password reset email'. */
 export function forgotErrorMessage(error: unknown): string {
   if (isApiError(error) && error.status === 429) return tooManyResetRequests(error.data?.retry_after);
   return describeError(error, AUTH_MESSAGES.forgotFailed);
@@ -19,16 +20,16 @@ export function forgotErrorMessage(error: unknown): string {
 
 export default function ForgotPasswordRoute() {
   const forgot = useForgotPassword();
-  const [error, setError] = useState<string | null>(null);
+  const { message, showError, clear } = useMessage();
   const [sent, setSent] = useState<{ email: string; message: string } | null>(null);
 
   const submit = (email: string) => {
-    setError(null);
+    clear();
     forgot.mutate(
       { email },
       {
         onSuccess: ({ message }) => setSent({ email, message: message || AUTH_MESSAGES.forgotSent }),
-        onError: (failure) => setError(forgotErrorMessage(failure)),
+        onError: (failure) => showError(forgotErrorMessage(failure)),
       },
     );
   };
@@ -73,7 +74,7 @@ export default function ForgotPasswordRoute() {
     >
       <EmailRequestForm
         onSubmit={submit}
-        message={error && <FormMessage kind="error">{error}</FormMessage>}
+        message={message && <InlineMessage kind={message.kind}>{message.text}</InlineMessage>}
         submitLabel="Send Reset Link"
         pending={forgot.isPending}
         footer={

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../../../shared/constants.ts';
-import { buildUser, errorResponse, jsonResponse, renderApp } from '../../../test-utils.tsx';
+import { buildUser, errorResponse, jsonResponse, renderApp } from '../../../../test/web/render.tsx';
 
 const member = buildUser({ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' });
 
@@ -33,11 +33,11 @@ async function fillAndSubmit(
 }
 
 describe('Login', () => {
-  it('has the fields, the remember-me box and the links of SPEC §2', async () => {
+  it('has the fields, the remember-me box and the links', async () => {
     const { field } = await openLogin();
-    expect(field('Email or Username')).toBeDefined();
+    expect(field('Email or Username')).toBeEnabled();
     expect(field('Password').getAttribute('type')).toBe('password');
-    expect(screen.getByRole('checkbox', { name: 'Remember me for 24 hours' })).toBeDefined();
+    expect(screen.getByRole('checkbox', { name: 'Remember me for 24 hours' })).toBeEnabled();
     expect(screen.getByRole('link', { name: 'Forgot password?' }).getAttribute('href')).toBe(
       '#/forgot-password',
     );
@@ -68,7 +68,7 @@ describe('Login', () => {
   it("checks the password length before asking ('Password must be at least 8 characters')", async () => {
     const { user, field, fetchMock } = await openLogin();
     await fillAndSubmit(user, field, 'grace', 'short');
-    expect(await screen.findByText('Password must be at least 8 characters')).toBeDefined();
+    expect(await screen.findByText('Password must be at least 8 characters')).toBeVisible();
     expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/auth/login'))).toBe(false);
   });
 
@@ -84,7 +84,7 @@ describe('Login', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Remember me for 24 hours' }));
     await user.type(field('Password'), 'Passw0rd!{Enter}');
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Repositories' })).toBeDefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Repositories' })).toBeVisible();
     expect(window.location.hash).toBe('#/home');
     expect(body).toEqual({ email_or_username: 'grace', password: 'Passw0rd!', remember_me: true });
     expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBe('access-1');
@@ -92,7 +92,7 @@ describe('Login', () => {
     expect(localStorage.getItem(STORAGE_KEYS.rememberMe)).toBe('true');
     expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.user) ?? 'null')).toEqual(member);
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
-    expect(within(nav).getByText('Grace Hopper')).toBeDefined();
+    expect(within(nav).getByText('Grace Hopper')).toBeVisible();
   });
 
   it('goes back to the screen that sent the visitor to sign in, once', async () => {
@@ -101,7 +101,7 @@ describe('Login', () => {
     });
     sessionStorage.setItem(STORAGE_KEYS.redirectAfterLogin, '#/settings?tab=security');
     await fillAndSubmit(user, field);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeDefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
     expect(window.location.hash).toBe('#/settings?tab=security');
     expect(sessionStorage.getItem(STORAGE_KEYS.redirectAfterLogin)).toBeNull();
   });

@@ -1,21 +1,22 @@
 import { Anchor, Checkbox, Group, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconLogin } from '@tabler/icons-react';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { REMEMBER_ME_HOURS } from '../../../../shared/constants.ts';
 import { loginBodySchema } from '../../../../shared/schemas/auth.ts';
 import { AuthCard } from '../../../components/auth-card.tsx';
-import { FormMessage } from '../../../components/form-message.tsx';
+import { InlineMessage } from '../../../components/inline-message.tsx';
 import { PasswordField } from '../../../components/password-field.tsx';
 import { isApiError } from '../../../lib/api-client.ts';
 import { describeError } from '../../../lib/api-errors.ts';
 import { zodResolver } from '../../../lib/forms/zod-resolver.ts';
+import { useMessage } from '../../../lib/hooks/use-message.ts';
 import { type LoginVariables, useLogin } from '../api/login.ts';
 import { AuthForm } from '../components/auth-screen.tsx';
 import { AUTH_MESSAGES } from '../messages.ts';
 
-/** SPEC §8: the server's text, else 'Login failed'; a network failure has its own text. */
+/** The server's text, else 'Login failed'; a network failure has its own text. */
 function loginError(error: unknown): ReactNode {
   const text = describeError(error, AUTH_MESSAGES.loginFailed, { network: AUTH_MESSAGES.network });
   // An unverified account can ask for a new link right from here.
@@ -34,7 +35,7 @@ function loginError(error: unknown): ReactNode {
 
 export default function LoginRoute() {
   const login = useLogin();
-  const [error, setError] = useState<ReactNode>(null);
+  const { message, showError, clear } = useMessage();
   const form = useForm<LoginVariables>({
     initialValues: { email_or_username: '', password: '', remember_me: false },
     validate: zodResolver(loginBodySchema),
@@ -43,15 +44,15 @@ export default function LoginRoute() {
   const incomplete = form.values.email_or_username.trim() === '' || form.values.password === '';
 
   const submit = form.onSubmit((values) => {
-    setError(null);
-    login.mutate(values, { onError: (failure) => setError(loginError(failure)) });
+    clear();
+    login.mutate(values, { onError: (failure) => showError(loginError(failure)) });
   });
 
   return (
     <AuthCard title="Sign In" subtitle="Welcome back. Sign in to your catalogue.">
       <AuthForm
         onSubmit={submit}
-        message={error && <FormMessage kind="error">{error}</FormMessage>}
+        message={message && <InlineMessage kind={message.kind}>{message.text}</InlineMessage>}
         submitLabel="Sign In"
         submitIcon={<IconLogin size={18} aria-hidden />}
         pending={login.isPending}

@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { errorResponse, type FetchHandler, jsonResponse, renderApp } from '../../../test-utils.tsx';
+import { errorResponse, type FetchHandler, jsonResponse, renderApp } from '../../../../test/web/render.tsx';
 
 const REGISTERED = 'Registration successful! Please check your email to verify your account.';
 
@@ -25,7 +25,7 @@ async function fillValid(user: Awaited<ReturnType<typeof openRegister>>['user'])
 const submit = () => screen.getByRole('button', { name: 'Create Account' });
 
 describe('Register', () => {
-  it('shows every SPEC §5 message for an empty form, and sends nothing', async () => {
+  it('shows every field message for an empty form, and sends nothing', async () => {
     const { user, fetchMock } = await openRegister();
     await user.click(submit());
     for (const message of [
@@ -36,7 +36,7 @@ describe('Register', () => {
       'Password must be at least 8 characters with uppercase, lowercase, and number',
       'Please confirm your password',
     ]) {
-      expect(await screen.findByText(message)).toBeDefined();
+      expect(await screen.findByText(message)).toBeVisible();
     }
     expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/auth/register'))).toBe(false);
   });
@@ -47,20 +47,20 @@ describe('Register', () => {
     await user.type(input('Password'), 'password1');
     await user.type(input('Confirm Password'), 'password2');
     await user.click(submit());
-    expect(await screen.findByText('Please enter a valid email address')).toBeDefined();
+    expect(await screen.findByText('Please enter a valid email address')).toBeVisible();
     expect(
       screen.getByText('Password must be at least 8 characters with uppercase, lowercase, and number'),
-    ).toBeDefined();
-    expect(screen.getByText('Passwords do not match')).toBeDefined();
+    ).toBeVisible();
+    expect(screen.getByText('Passwords do not match')).toBeVisible();
   });
 
   it('clears a field’s error as soon as it is edited', async () => {
     const { user } = await openRegister();
     await user.click(submit());
-    expect(await screen.findByText('Email is required')).toBeDefined();
+    expect(await screen.findByText('Email is required')).toBeVisible();
     await user.type(input('Email'), 'g');
     expect(screen.queryByText('Email is required')).toBeNull();
-    expect(screen.getByText('First name must be at least 2 characters')).toBeDefined();
+    expect(screen.getByText('First name must be at least 2 characters')).toBeVisible();
   });
 
   it('has show/hide toggles on both password fields', async () => {
@@ -82,7 +82,7 @@ describe('Register', () => {
     await fillValid(user);
     await user.click(submit());
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Registration Successful' })).toBeDefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Registration Successful' })).toBeVisible();
     expect(body).toEqual({
       email: 'grace@example.com',
       username: 'grace_h',
@@ -90,8 +90,8 @@ describe('Register', () => {
       last_name: 'Hopper',
       password: 'Passw0rd!',
     });
-    expect(screen.getByText(REGISTERED)).toBeDefined();
-    expect(screen.getByText(/We sent a verification email/)).toBeDefined();
+    expect(screen.getByText(REGISTERED)).toBeVisible();
+    expect(screen.getByText(/We sent a verification email/)).toBeVisible();
     expect(screen.getByRole('link', { name: 'Go to Login' }).getAttribute('href')).toBe('#/login');
     expect(screen.getByRole('link', { name: 'Resend verification email' }).getAttribute('href')).toBe(
       '#/resend-verification',
@@ -109,7 +109,7 @@ describe('Register', () => {
     });
     await fillValid(user);
     await user.click(submit());
-    expect(await screen.findByText(first)).toBeDefined();
+    expect(await screen.findByText(first)).toBeVisible();
     expect(screen.queryByText(/We sent a verification email/)).toBeNull();
   });
 

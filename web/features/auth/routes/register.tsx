@@ -3,13 +3,15 @@ import { useForm } from '@mantine/form';
 import { IconMailCheck, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { VERIFICATION_LINK_HOURS } from '../../../../shared/constants.ts';
+import { USERNAME_MAX, USERNAME_MIN, VERIFICATION_LINK_HOURS } from '../../../../shared/constants.ts';
+import { PASSWORD_MIN_LENGTH } from '../../../../shared/password-rules.ts';
 import { registerBodySchema } from '../../../../shared/schemas/auth.ts';
 import { AuthCard } from '../../../components/auth-card.tsx';
-import { FormMessage } from '../../../components/form-message.tsx';
+import { InlineMessage } from '../../../components/inline-message.tsx';
 import { PasswordField } from '../../../components/password-field.tsx';
 import { describeError, fieldErrors } from '../../../lib/api-errors.ts';
 import { confirmationCheck, zodResolver } from '../../../lib/forms/zod-resolver.ts';
+import { useMessage } from '../../../lib/hooks/use-message.ts';
 import { useRegister } from '../api/register.ts';
 import { AuthForm, ResendVerificationPrompt } from '../components/auth-screen.tsx';
 import { AUTH_MESSAGES } from '../messages.ts';
@@ -34,11 +36,11 @@ const emptyValues: RegisterValues = {
 
 export default function RegisterRoute() {
   const register = useRegister();
-  const [error, setError] = useState<string | null>(null);
+  const { message, showError, clear } = useMessage();
   const [successMessage, setSuccessMessage] = useState<string | null>(null);
   const form = useForm<RegisterValues>({
     initialValues: emptyValues,
-    // SPEC §2: editing a field clears its error (Mantine's default, stated for the reader).
+    // Editing a field clears its error (Mantine's default, stated for the reader).
     clearInputErrorOnChange: true,
     validate: zodResolver(
       registerBodySchema,
@@ -47,7 +49,7 @@ export default function RegisterRoute() {
   });
 
   const submit = form.onSubmit(({ confirm_password: _confirmation, ...body }) => {
-    setError(null);
+    clear();
     register.mutate(body, {
       onSuccess: ({ message }) => {
         form.reset();
@@ -55,7 +57,7 @@ export default function RegisterRoute() {
       },
       onError: (failure) => {
         form.setErrors(fieldErrors(failure));
-        setError(
+        showError(
           describeError(failure, AUTH_MESSAGES.registrationFailed, { network: AUTH_MESSAGES.network }),
         );
       },
@@ -90,7 +92,7 @@ export default function RegisterRoute() {
     <AuthCard title="Create Account" subtitle="Start tracking your repositories. Free, no credit card.">
       <AuthForm
         onSubmit={submit}
-        message={error && <FormMessage kind="error">{error}</FormMessage>}
+        message={message && <InlineMessage kind={message.kind}>{message.text}</InlineMessage>}
         submitLabel="Create Account"
         submitIcon={<IconUserPlus size={18} aria-hidden />}
         pending={register.isPending}
@@ -115,7 +117,7 @@ export default function RegisterRoute() {
         <TextInput
           label="Username"
           placeholder="jane_doe"
-          description="3-20 characters: letters, numbers, _ or -"
+          description={`${USERNAME_MIN}-${USERNAME_MAX} characters: letters, numbers, _ or -`}
           autoComplete="username"
           autoCapitalize="none"
           spellCheck={false}
@@ -138,7 +140,7 @@ export default function RegisterRoute() {
         </SimpleGrid>
         <PasswordField
           label="Password"
-          description="At least 8 characters with uppercase, lowercase and a number; symbols @$!%*?& allowed"
+          description={`At least ${PASSWORD_MIN_LENGTH} characters with uppercase, lowercase and a number; symbols @$!%*?& allowed`}
           autoComplete="new-password"
           required
           {...form.getInputProps('password')}

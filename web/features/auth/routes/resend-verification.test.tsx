@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { errorResponse, jsonResponse, renderApp } from '../../../test-utils.tsx';
+import { errorResponse, jsonResponse, renderApp } from '../../../../test/web/render.tsx';
 
 const RESENT =
   'If an account with that email exists and is not yet verified, a new verification email has been sent.';
@@ -31,7 +31,7 @@ describe('Resend verification', () => {
       },
     });
     await user.click(await screen.findByRole('button', { name: 'Send Verification Email' }));
-    expect(await screen.findByText('Email address is required')).toBeDefined();
+    expect(await screen.findByText('Email address is required')).toBeVisible();
     await user.type(screen.getByRole('textbox', { name: /Email Address/ }), 'grace@example.com');
     await user.click(screen.getByRole('button', { name: 'Send Verification Email' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Too many requests. Try again later.');

@@ -1,32 +1,31 @@
 import { Anchor, Group, Text } from '@mantine/core';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { AuthCard } from '../../../components/auth-card.tsx';
-import { FormMessage } from '../../../components/form-message.tsx';
+import { InlineMessage } from '../../../components/inline-message.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
+import { useMessage } from '../../../lib/hooks/use-message.ts';
 import { useResendVerification } from '../api/resend-verification.ts';
 import { EmailRequestForm } from '../components/auth-screen.tsx';
 import { AUTH_MESSAGES } from '../messages.ts';
 
 /**
- * SPEC lists the route without showing the screen; DESIGN §2 adds the call. The answer is the
+ * Asks for a new verification link. The answer is the
  * same whether or not the address exists, so it is shown as is.
  */
 export default function ResendVerificationRoute() {
   const resend = useResendVerification();
-  const [result, setResult] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const { message, showSuccess, showError, clear } = useMessage();
 
   const submit = (email: string, reset: () => void) => {
-    setResult(null);
+    clear();
     resend.mutate(
       { email },
       {
         onSuccess: ({ message }) => {
           reset();
-          setResult({ kind: 'success', text: message });
+          showSuccess(message);
         },
-        onError: (failure) =>
-          setResult({ kind: 'error', text: describeError(failure, AUTH_MESSAGES.resendFailed) }),
+        onError: (failure) => showError(describeError(failure, AUTH_MESSAGES.resendFailed)),
       },
     );
   };
@@ -38,7 +37,7 @@ export default function ResendVerificationRoute() {
     >
       <EmailRequestForm
         onSubmit={submit}
-        message={result && <FormMessage kind={result.kind}>{result.text}</FormMessage>}
+        message={message && <InlineMessage kind={message.kind}>{message.text}</InlineMessage>}
         submitLabel="Send Verification Email"
         pending={resend.isPending}
         footer={

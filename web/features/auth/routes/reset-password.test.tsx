@@ -1,6 +1,6 @@
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { errorResponse, type FetchHandler, jsonResponse, renderApp } from '../../../test-utils.tsx';
+import { errorResponse, type FetchHandler, jsonResponse, renderApp } from '../../../../test/web/render.tsx';
 import { AUTH_MESSAGES } from '../messages.ts';
 
 const TOKEN = 'reset-token-0123456789abcdef';
@@ -37,8 +37,8 @@ describe('Reset password', () => {
         return validToken(request);
       },
     });
-    expect(await screen.findByText('Validating your reset link…')).toBeDefined();
-    expect(await screen.findByLabelText(/^New Password/, { selector: 'input' })).toBeDefined();
+    expect(await screen.findByText('Validating your reset link…')).toBeVisible();
+    expect(await screen.findByLabelText(/^New Password/, { selector: 'input' })).toBeEnabled();
     expect(checked).toBe(TOKEN);
     expect(window.location.hash).toBe('#/reset-password');
   });
@@ -48,7 +48,7 @@ describe('Reset password', () => {
     ['404', () => errorResponse(404, 'Not found')],
   ])("shows 'Invalid Reset Link' when the check answers %s", async (_status, handler: FetchHandler) => {
     openReset({ 'GET /auth/verify-reset-token': handler });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Invalid Reset Link' })).toBeDefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Invalid Reset Link' })).toBeVisible();
     expect(screen.getByRole('alert').textContent).toBe(AUTH_MESSAGES.resetInvalidToken);
     expect(screen.getByRole('link', { name: 'Request New Reset Link' }).getAttribute('href')).toBe(
       '#/forgot-password',
@@ -64,17 +64,17 @@ describe('Reset password', () => {
         return calls === 1 ? validToken(request) : errorResponse(400, 'Invalid or expired reset token');
       },
     });
-    expect(await screen.findByLabelText(/^New Password/, { selector: 'input' })).toBeDefined();
+    expect(await screen.findByLabelText(/^New Password/, { selector: 'input' })).toBeEnabled();
     await act(() => router.navigate('/login'));
     await act(() => router.navigate(`/reset-password?token=${TOKEN}`));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Invalid Reset Link' })).toBeDefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Invalid Reset Link' })).toBeVisible();
     expect(calls).toBe(2);
   });
 
   it('shows the invalid link screen without calling the server when there is no token', async () => {
     const check = vi.fn(validToken);
     openReset({ 'GET /auth/verify-reset-token': check }, '/reset-password');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Invalid Reset Link' })).toBeDefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Invalid Reset Link' })).toBeVisible();
     expect(screen.getByRole('alert').textContent).toBe(
       'Invalid reset link. Please request a new password reset.',
     );
@@ -91,7 +91,7 @@ describe('Reset password', () => {
     });
     expect((await screen.findByRole('alert')).textContent).toContain('Failed to verify reset token');
     await user.click(screen.getByRole('button', { name: 'Try Again' }));
-    expect(await screen.findByLabelText(/^New Password/, { selector: 'input' })).toBeDefined();
+    expect(await screen.findByLabelText(/^New Password/, { selector: 'input' })).toBeEnabled();
   });
 
   it('ticks the checklist live as the password is typed', async () => {
@@ -113,8 +113,8 @@ describe('Reset password', () => {
   it('lists the missing parts in one message, and checks the confirmation', async () => {
     const { user, password, confirm, submit } = await openForm();
     await user.click(submit);
-    expect(await screen.findByText('Password is required')).toBeDefined();
-    expect(screen.getByText('Please confirm your password')).toBeDefined();
+    expect(await screen.findByText('Password is required')).toBeVisible();
+    expect(screen.getByText('Please confirm your password')).toBeVisible();
 
     await user.type(password, 'abcdef');
     await user.type(confirm, 'abcdeg');
@@ -123,8 +123,8 @@ describe('Reset password', () => {
       await screen.findByText(
         'Password must contain at least 8 characters long, at least one uppercase letter, at least one number',
       ),
-    ).toBeDefined();
-    expect(screen.getByText('Passwords do not match')).toBeDefined();
+    ).toBeVisible();
+    expect(screen.getByText('Passwords do not match')).toBeVisible();
   });
 
   it('resets, shows the success screen and goes to /login after 3 s', async () => {
@@ -138,11 +138,11 @@ describe('Reset password', () => {
     await user.type(confirm, 'NewPassw0rd');
     await user.click(submit);
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Password Reset Successful' })).toBeDefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Password Reset Successful' })).toBeVisible();
     expect(body).toEqual({ token: TOKEN, new_password: 'NewPassw0rd' });
-    expect(screen.getByText(DONE)).toBeDefined();
+    expect(screen.getByText(DONE)).toBeVisible();
     await act(() => vi.advanceTimersByTimeAsync(3_100));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Sign In' })).toBeDefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign In' })).toBeVisible();
   });
 
   it.each([

@@ -6,11 +6,12 @@ import { Link } from 'react-router';
 import { z } from 'zod';
 import { resetPasswordFieldSchema } from '../../../../shared/schemas/auth.ts';
 import { AuthCard } from '../../../components/auth-card.tsx';
-import { FormMessage } from '../../../components/form-message.tsx';
+import { InlineMessage } from '../../../components/inline-message.tsx';
 import { PasswordField } from '../../../components/password-field.tsx';
 import { isApiError } from '../../../lib/api-client.ts';
 import { describeError } from '../../../lib/api-errors.ts';
 import { confirmationCheck, zodResolver } from '../../../lib/forms/zod-resolver.ts';
+import { useMessage } from '../../../lib/hooks/use-message.ts';
 import { useResetPassword } from '../api/reset-password.ts';
 import { useVerifyResetToken } from '../api/verify-reset-token.ts';
 import { AuthForm, CheckingLink, LinkFailed, LinkSucceeded } from '../components/auth-screen.tsx';
@@ -50,7 +51,7 @@ export default function ResetPasswordRoute() {
   const token = useLinkToken();
   const check = useVerifyResetToken(token);
   const reset = useResetPassword();
-  const [error, setError] = useState<string | null>(null);
+  const { message, showError, clear } = useMessage();
   const [doneMessage, setDoneMessage] = useState<string | null>(null);
   const form = useForm<ResetValues>({
     initialValues: { new_password: '', confirm_password: '' },
@@ -90,7 +91,7 @@ export default function ResetPasswordRoute() {
   if (check.isPending) return <CheckingLink title="Reset Password" label="Validating your reset link…" />;
 
   const submit = form.onSubmit((values) => {
-    setError(null);
+    clear();
     reset.mutate(
       { token, new_password: values.new_password },
       {
@@ -99,7 +100,7 @@ export default function ResetPasswordRoute() {
           setDoneMessage(message);
         },
         onError: (failure) =>
-          setError(
+          showError(
             isApiError(failure) && failure.status === 400 && /token/i.test(failure.message)
               ? AUTH_MESSAGES.resetInvalidToken
               : describeError(failure, AUTH_MESSAGES.resetFailed),
@@ -113,15 +114,15 @@ export default function ResetPasswordRoute() {
       <AuthForm
         onSubmit={submit}
         message={
-          error && (
-            <FormMessage kind="error">
-              {error}{' '}
-              {error === AUTH_MESSAGES.resetInvalidToken && (
+          message && (
+            <InlineMessage kind={message.kind}>
+              {message.text}{' '}
+              {message.text === AUTH_MESSAGES.resetInvalidToken && (
                 <Text component={Link} to="/forgot-password" span inherit fw={600} td="underline">
                   Request New Reset Link
                 </Text>
               )}
-            </FormMessage>
+            </InlineMessage>
           )
         }
         submitLabel="Reset Password"

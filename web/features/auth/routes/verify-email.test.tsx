@@ -1,7 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { errorResponse, type FetchHandler, jsonResponse, renderApp } from '../../../../test/web/render.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { errorResponse, type FetchHandler, jsonResponse, renderApp } from '../../../test-utils.tsx';
 import { AUTH_MESSAGES } from '../messages.ts';
 import { verifyErrorMessage } from './verify-email.tsx';
 
@@ -21,13 +21,18 @@ describe('Verify e-mail', () => {
   it('shows a spinner, sends the token once, then success; redirects to /login after 3 s', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const bodies: unknown[] = [];
+    let answer: () => void = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
     openVerify(async (request) => {
       bodies.push(await request.json());
+      await answered;
       return jsonResponse({ success: true, message: VERIFIED });
     });
-    expect(await screen.findByText('Verifying your email address…')).toBeDefined();
-    expect(await screen.findByRole('heading', { level: 1, name: 'Email Verified' })).toBeDefined();
-    expect(screen.getByText(VERIFIED)).toBeDefined();
+    // The check is held until the spinner has been seen.
+    expect(await screen.findByText('Verifying your email address…')).toBeVisible();
+    await act(async () => answer());
+    expect(await screen.findByRole('heading', { level: 1, name: 'Email Verified' })).toBeVisible();
+    expect(screen.getByText(VERIFIED)).toBeVisible();
     expect(bodies).toEqual([{ token: TOKEN }]);
     // The one-time token leaves the address bar once read.
     expect(window.location.hash).toBe('#/verify-email');
@@ -35,14 +40,14 @@ describe('Verify e-mail', () => {
     await act(() => vi.advanceTimersByTimeAsync(2_900));
     expect(window.location.hash).toBe('#/verify-email');
     await act(() => vi.advanceTimersByTimeAsync(200));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Sign In' })).toBeDefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign In' })).toBeVisible();
     expect(window.location.hash).toBe('#/login');
   });
 
   it('offers a Go to Login button on success', async () => {
     const { user } = openVerify(() => jsonResponse({ success: true, message: VERIFIED }));
     await user.click(await screen.findByRole('link', { name: 'Go to Login' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Sign In' })).toBeDefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign In' })).toBeVisible();
   });
 
   it('reads the token from the page query string too (/?token=…#/verify-email)', async () => {
@@ -52,7 +57,7 @@ describe('Verify e-mail', () => {
       bodies.push(await request.json());
       return jsonResponse({ success: true, message: VERIFIED });
     }, '/verify-email');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Email Verified' })).toBeDefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Email Verified' })).toBeVisible();
     expect(bodies).toEqual([{ token: TOKEN }]);
     expect(window.location.search).toBe('');
   });
@@ -78,21 +83,18 @@ describe('Verify e-mail', () => {
       },
       AUTH_MESSAGES.verifyNetwork,
     ],
-  ])(
-    'maps %s to its SPEC §8 message on the failure screen',
-    async (_name, handler: FetchHandler, message) => {
-      openVerify(handler);
-      expect(await screen.findByRole('heading', { level: 1, name: 'Verification Failed' })).toBeDefined();
-      expect(screen.getByRole('alert').textContent).toBe(message);
-    },
-  );
+  ])('maps %s to its message on the failure screen', async (_name, handler: FetchHandler, message) => {
+    openVerify(handler);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Verification Failed' })).toBeVisible();
+    expect(screen.getByRole('alert').textContent).toBe(message);
+  });
 
   it('lists possible causes and offers Register Again and Try to Login', async () => {
     openVerify(() => errorResponse(404, 'Not found'));
     await screen.findByRole('heading', { level: 1, name: 'Verification Failed' });
-    expect(screen.getByText('Possible causes:')).toBeDefined();
-    expect(screen.getByText(/The link has expired \(links are valid for 24 hours\)/)).toBeDefined();
-    expect(screen.getByText(/The link has already been used/)).toBeDefined();
+    expect(screen.getByText('Possible causes:')).toBeVisible();
+    expect(screen.getByText(/The link has expired \(links are valid for 24 hours\)/)).toBeVisible();
+    expect(screen.getByText(/The link has already been used/)).toBeVisible();
     expect(screen.getByRole('link', { name: 'Register Again' }).getAttribute('href')).toBe('#/register');
     expect(screen.getByRole('link', { name: 'Try to Login' }).getAttribute('href')).toBe('#/login');
   });
@@ -104,7 +106,7 @@ describe('Verify e-mail', () => {
     expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/auth/verify-email'))).toBe(false);
   });
 
-  it('rejects a token shorter than 10 characters (SPEC §5)', async () => {
+  it('rejects a token shorter than 10 characters', async () => {
     openVerify(() => jsonResponse({}), '/verify-email?token=short');
     const failure = await screen.findByRole('alert');
     expect(failure.textContent).toBe(

@@ -14,7 +14,7 @@ import {
 import { useLinkToken } from '../hooks/use-link-token.ts';
 import { AUTH_MESSAGES } from '../messages.ts';
 
-/** SPEC §8's verification messages, by what went wrong. */
+/** The verification messages, by what went wrong (docs/product.md#verify-e-mail). */
 export function verifyErrorMessage(error: unknown): string {
   if (!isApiError(error)) return AUTH_MESSAGES.verifyFallback;
   if (error.status === 400) return AUTH_MESSAGES.verifyInvalid;
@@ -24,7 +24,7 @@ export function verifyErrorMessage(error: unknown): string {
   return error.message || AUTH_MESSAGES.verifyFallback;
 }
 
-/** SPEC §5: present, and at least 10 characters. */
+/** Present, and at least 10 characters. */
 function checkToken(token: string | null): string | null {
   if (token === null) return AUTH_MESSAGES.verifyMissingToken;
   const parsed = verificationTokenSchema.safeParse(token);

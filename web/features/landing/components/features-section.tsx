@@ -19,7 +19,7 @@ interface Feature {
   description: string;
 }
 
-/** SPEC §1's promised capabilities, in its order. */
+/** The promised capabilities (docs/product.md#overview). */
 const features: Feature[] = [
   {
     icon: IconStar,

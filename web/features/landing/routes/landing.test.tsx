@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderWithProviders } from '../../../test-utils.tsx';
+import { renderWithProviders } from '../../../../test/web/render.tsx';
 import LandingRoute from './landing.tsx';
 
 describe('landing page', () => {
@@ -26,7 +26,7 @@ describe('landing page', () => {
     expect(text).toMatch(/self-hosted|your own server/i);
   });
 
-  it("lists SPEC §1's capabilities", () => {
+  it("lists the product's capabilities", () => {
     renderWithProviders(<LandingRoute />);
     const features = screen.getByRole('region', { name: 'Everything you need to keep track' });
     const titles = within(features)
@@ -43,13 +43,13 @@ describe('landing page', () => {
       'Slack notifications',
       'Your own GitHub token',
     ]);
-    expect(within(features).getByText(/Stars, forks, commits, open issues and contributors/)).toBeDefined();
+    expect(within(features).getByText(/Stars, forks, commits, open issues and contributors/)).toBeVisible();
   });
 
   it('has benefits, a call to action and a footer', () => {
     renderWithProviders(<LandingRoute />);
-    expect(screen.getByRole('region', { name: 'Why teams choose it' })).toBeDefined();
-    expect(screen.getByRole('region', { name: 'Start your catalogue today' })).toBeDefined();
-    expect(screen.getByRole('navigation', { name: 'Account' })).toBeDefined();
+    expect(screen.getByRole('region', { name: 'Why teams choose it' })).toBeVisible();
+    expect(screen.getByRole('region', { name: 'Start your catalogue today' })).toBeVisible();
+    expect(screen.getByRole('navigation', { name: 'Account' })).toBeVisible();
   });
 });

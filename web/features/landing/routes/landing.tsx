@@ -4,7 +4,7 @@ import { FeaturesSection } from '../components/features-section.tsx';
 import { HeroSection } from '../components/hero-section.tsx';
 import { LandingFooter } from '../components/landing-footer.tsx';
 
-/** What an anonymous visitor sees at `/` and at any unknown path (DESIGN §6). */
+/** What an anonymous visitor sees at `/` and at any unknown path. */
 export default function LandingRoute() {
   return (
     <>

@@ -6,8 +6,8 @@ import { apiRequest } from '../../../lib/api-client.ts';
 const repositoryOwnersSchema = z.object({ repositories: z.array(z.object({ user_id: z.number() })) });
 
 /**
- * SPEC §3: the member's own repositories are the rows of GET /repositories/ whose user_id is
- * theirs (DESIGN §1: the list holds the whole team catalogue).
+ * The member's own repositories are the rows of GET /repositories/ whose user_id is
+ * theirs (the list holds the whole team catalogue).
  */
 export async function getRepositoryCount(userId: number, signal?: AbortSignal): Promise<number> {
   const { repositories } = await apiRequest('/repositories/', repositoryOwnersSchema, { signal });

@@ -1,8 +1,8 @@
 import { Badge, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { formatAccountAge, formatDate, formatDateTime } from '../../../../shared/format.ts';
 import { DetailList } from '../../../components/detail-list.tsx';
 import type { User } from '../../../lib/auth/user.ts';
-import { formatAccountAge, formatDate, formatDateTime } from '../../../lib/format.ts';
 import { useRepositoryCount } from '../api/get-repository-count.ts';
 
 function Stat({ label, children }: { label: string; children: ReactNode }) {
@@ -26,7 +26,7 @@ function Flag({ value }: { value: boolean }) {
   );
 }
 
-/** SPEC §2: repository count, account age, email verified, admin. */
+/** Repository count, account age, email verified, admin. */
 export function AccountStatisticsCard({ user }: { user: User }) {
   const count = useRepositoryCount(user.id);
   return (
@@ -59,7 +59,7 @@ export function AccountStatisticsCard({ user }: { user: User }) {
   );
 }
 
-/** SPEC §2: member since, last updated, last login, status. */
+/** Member since, last updated, last login, status. */
 export function AccountDetailsCard({ user }: { user: User }) {
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
@@ -69,9 +69,9 @@ export function AccountDetailsCard({ user }: { user: User }) {
         </Title>
         <DetailList
           items={[
-            { label: 'Member Since', value: formatDate(user.created_at) },
+            { label: 'Member Since', value: formatDate(user.created_at, { month: 'long' }) },
             { label: 'Last Updated', value: formatDateTime(user.updated_at) },
-            { label: 'Last Login', value: formatDateTime(user.last_login_at, 'Never') },
+            { label: 'Last Login', value: formatDateTime(user.last_login_at, { missing: 'Never' }) },
             {
               label: 'Status',
               value: (

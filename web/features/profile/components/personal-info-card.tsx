@@ -4,11 +4,11 @@ import { IconDeviceFloppy, IconPencil, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { MESSAGE_CLEAR_MS } from '../../../../shared/constants.ts';
 import { type UpdateProfileBody, updateProfileBodySchema } from '../../../../shared/schemas/auth.ts';
-import { FormMessage } from '../../../components/form-message.tsx';
+import { InlineMessage } from '../../../components/inline-message.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import type { User } from '../../../lib/auth/user.ts';
 import { zodResolver } from '../../../lib/forms/zod-resolver.ts';
-import { useTimedMessage } from '../../../lib/hooks/use-timed-message.ts';
+import { useMessage } from '../../../lib/hooks/use-message.ts';
 import { useUpdateProfile } from '../api/update-profile.ts';
 
 export const PROFILE_MESSAGES = {
@@ -40,13 +40,13 @@ function Field({ label, value }: { label: string; value: string }) {
 }
 
 /**
- * SPEC §2/§4: view mode, and an edit mode for first and last name (username and e-mail stay
+ * View mode, and an edit mode for first and last name (username and e-mail stay
  * read-only). Save returns to view mode on success; Cancel restores the previous values.
  */
 export function PersonalInfoCard({ user }: { user: User }) {
   const [editing, setEditing] = useState(false);
   const update = useUpdateProfile();
-  const { message, showSuccess, showError, clear } = useTimedMessage(MESSAGE_CLEAR_MS.profileUpdated);
+  const { message, showSuccess, showError, clear } = useMessage(MESSAGE_CLEAR_MS.profileUpdated);
   const form = useForm<UpdateProfileBody>({
     initialValues: { first_name: user.first_name, last_name: user.last_name },
     validate: zodResolver(updateProfileBodySchema),
@@ -98,7 +98,7 @@ export function PersonalInfoCard({ user }: { user: User }) {
           )}
         </Group>
 
-        {message && <FormMessage kind={message.kind}>{message.text}</FormMessage>}
+        {message && <InlineMessage kind={message.kind}>{message.text}</InlineMessage>}
 
         {editing ? (
           <form onSubmit={save} noValidate>

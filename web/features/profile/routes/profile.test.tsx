@@ -9,7 +9,7 @@ import {
   meFromStorage,
   renderApp,
   signIn,
-} from '../../../test-utils.tsx';
+} from '../../../../test/web/render.tsx';
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 
@@ -29,10 +29,10 @@ describe('Profile: personal information', () => {
   it("shows the names, username and e-mail, with 'Not set' for an empty one", async () => {
     const { section } = await openProfile({}, { last_name: '' });
     const info = section('Personal Information');
-    expect(within(info).getByText('Alice')).toBeDefined();
-    expect(within(info).getByText('Not set')).toBeDefined();
-    expect(within(info).getByText('alice')).toBeDefined();
-    expect(within(info).getByText('alice@example.com')).toBeDefined();
+    expect(within(info).getByText('Alice')).toBeVisible();
+    expect(within(info).getByText('Not set')).toBeVisible();
+    expect(within(info).getByText('alice')).toBeVisible();
+    expect(within(info).getByText('alice@example.com')).toBeVisible();
   });
 
   it('edits first and last name only; Cancel restores the previous values', async () => {
@@ -46,7 +46,7 @@ describe('Profile: personal information', () => {
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
 
     const info = section('Personal Information');
-    expect(within(info).getByText('Alice')).toBeDefined();
+    expect(within(info).getByText('Alice')).toBeVisible();
     expect(within(info).queryByText('Alicia')).toBeNull();
     await user.click(within(info).getByRole('button', { name: 'Edit' }));
     expect(firstName().value).toBe('Alice');
@@ -57,7 +57,7 @@ describe('Profile: personal information', () => {
     await user.click(screen.getByRole('button', { name: 'Edit' }));
     await user.clear(lastName());
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('First name and last name are required')).toBeDefined();
+    expect(await screen.findByText('First name and last name are required')).toBeVisible();
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'PATCH')).toBe(false);
   });
 
@@ -76,12 +76,12 @@ describe('Profile: personal information', () => {
     await user.type(lastName(), 'Smythe');
     await user.click(screen.getByRole('button', { name: 'Save' }));
 
-    expect(await screen.findByText('Profile updated successfully')).toBeDefined();
+    expect(await screen.findByText('Profile updated successfully')).toBeVisible();
     expect(body).toEqual({ first_name: 'Alicia', last_name: 'Smythe' });
-    expect(within(section('Personal Information')).getByText('Alicia')).toBeDefined();
+    expect(within(section('Personal Information')).getByText('Alicia')).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
-    expect(within(nav).getByText('Alicia Smythe')).toBeDefined();
+    expect(within(nav).getByText('Alicia Smythe')).toBeVisible();
     expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.user) ?? '{}').first_name).toBe('Alicia');
     await waitFor(() => expect(screen.queryByText('Profile updated successfully')).toBeNull(), {
       timeout: 4_000,
@@ -93,7 +93,7 @@ describe('Profile: personal information', () => {
     await user.click(screen.getByRole('button', { name: 'Edit' }));
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to update profile');
-    expect(screen.getByRole('button', { name: 'Save' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Save' })).toBeEnabled();
   });
 
   it("says 'Failed to load profile information' when the fresh copy can't be fetched", async () => {
@@ -105,8 +105,8 @@ describe('Profile: personal information', () => {
         return calls === 1 ? meFromStorage(request) : new Response('down', { status: 503 });
       },
     });
-    expect(await screen.findByText('Failed to load profile information')).toBeDefined();
-    expect(screen.getByRole('button', { name: 'Retry' })).toBeDefined();
+    expect(await screen.findByText('Failed to load profile information')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeEnabled();
   });
 });
 
@@ -117,26 +117,26 @@ describe('Profile: statistics and details', () => {
         jsonResponse({ repositories: [{ user_id: 1 }, { user_id: 2 }, { user_id: 1 }, { user_id: 3 }] }),
     });
     const stats = section('Account Statistics');
-    expect(await within(stats).findByText('2')).toBeDefined();
-    expect(within(stats).getByText('1 month')).toBeDefined();
+    expect(await within(stats).findByText('2')).toBeVisible();
+    expect(within(stats).getByText('1 month')).toBeVisible();
   });
 
   it("shows '—' when the repository list is not available", async () => {
     const { section } = await openProfile({ 'GET /repositories/': () => errorResponse(404, 'Not found') });
-    expect(await within(section('Account Statistics')).findByText('—')).toBeDefined();
+    expect(await within(section('Account Statistics')).findByText('—')).toBeVisible();
   });
 
   it('shows the flags and the account details', async () => {
     const { section } = await openProfile({}, { is_admin: true, is_verified: true, last_login_at: null });
     const stats = section('Account Statistics');
     const flag = (label: string) => within(stats).getByText(label).parentElement as HTMLElement;
-    expect(within(flag('Email Verified')).getByText('Yes')).toBeDefined();
-    expect(within(flag('Admin')).getByText('Yes')).toBeDefined();
+    expect(within(flag('Email Verified')).getByText('Yes')).toBeVisible();
+    expect(within(flag('Admin')).getByText('Yes')).toBeVisible();
 
     const details = section('Account Details');
-    expect(within(details).getByText('Member Since')).toBeDefined();
-    expect(within(details).getByText('Last Updated')).toBeDefined();
-    expect(within(details).getByText('Never')).toBeDefined();
-    expect(within(details).getByText('Active')).toBeDefined();
+    expect(within(details).getByText('Member Since')).toBeVisible();
+    expect(within(details).getByText('Last Updated')).toBeVisible();
+    expect(within(details).getByText('Never')).toBeVisible();
+    expect(within(details).getByText('Active')).toBeVisible();
   });
 });

@@ -1,18 +1,6 @@
-import {
-  Alert,
-  Avatar,
-  Badge,
-  Button,
-  Container,
-  Group,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Avatar, Badge, Container, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
+import { SectionError } from '../../../components/load-states.tsx';
 import { useMe } from '../../../lib/auth/api/get-me.ts';
 import { useAuth, useSignedInUser } from '../../../lib/auth/auth-context.tsx';
 import { displayName, isSameUser } from '../../../lib/auth/user.ts';
@@ -42,26 +30,12 @@ export default function ProfileRoute() {
         </div>
 
         {me.isError && (
-          <Alert
-            color="red"
-            variant="light"
-            role="alert"
-            icon={<IconAlertCircle size={18} aria-hidden />}
+          <SectionError
             title={PROFILE_LOAD_FAILED}
-          >
-            <Group justify="space-between" gap="sm">
-              <Text size="sm">Showing the details saved in this browser.</Text>
-              <Button
-                size="xs"
-                variant="light"
-                color="red"
-                onClick={() => void me.refetch()}
-                loading={me.isFetching}
-              >
-                Retry
-              </Button>
-            </Group>
-          </Alert>
+            message="Showing the details saved in this browser."
+            onRetry={() => void me.refetch()}
+            retrying={me.isFetching}
+          />
         )}
 
         <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>

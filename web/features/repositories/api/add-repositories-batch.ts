@@ -11,7 +11,7 @@ export type BatchInput = { url: string } | { id: string };
 
 export interface BatchRequest {
   items: BatchInput[];
-  /** Comma-joined; sent only when not empty (SPEC §5). */
+  /** Comma-joined; sent only when not empty. */
   tags?: string;
   notify_slack: boolean;
 }
@@ -57,10 +57,10 @@ export async function readNdjson(body: ReadableStream<Uint8Array>, onLine: (line
 }
 
 /**
- * POST /repositories/batch with `Accept: application/x-ndjson` (DESIGN §4): the server adds
- * the items one at a time, in order, and streams one line per item as it finishes, then
- * `{done, succeeded, failed}`. `onItem` sees each item's result as it arrives; `index` is the
- * position in `items`. More than BATCH_MAX_ITEMS items go in consecutive calls.
+ * POST /repositories/batch with `Accept: application/x-ndjson` (docs/product.md#batch-and-import): the server
+ * adds the items one at a time, in order, and streams one line per item as it finishes, then `{done,
+ * succeeded, failed}`. `onItem` sees each item's result as it arrives; `index` is the position in `items`.
+ * More than BATCH_MAX_ITEMS items go in consecutive calls.
  */
 export async function addRepositoriesBatch(
   request: BatchRequest,

@@ -3,7 +3,7 @@ import { messageResponseSchema } from '../../../../shared/schemas/auth.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { repositoryKeys, repositoryPath } from './query-keys.ts';
 
-/** DELETE /repositories/{id}: the member who added it, or an admin (DESIGN §1). */
+/** DELETE /repositories/{id}: the member who added it, or an admin (docs/product.md#roles-and-visibility). */
 export async function deleteRepository(fullName: string): Promise<string> {
   const { message } = await apiRequest(repositoryPath(fullName), messageResponseSchema, { method: 'DELETE' });
   return message;

@@ -4,7 +4,7 @@ import { commitsResponseSchema } from '../../../../shared/schemas/repositories.t
 import { apiRequest, isApiError } from '../../../lib/api-client.ts';
 import { repositoryKeys, repositoryPath } from './query-keys.ts';
 
-/** GET /repositories/{id}/commits/?limit=10 with SPEC §9's 10 s time-out; a bare array. */
+/** GET /repositories/{id}/commits/?limit=10 with its 10 s time-out; a bare array. */
 export function commitsQueryOptions(fullName: string) {
   return queryOptions({
     queryKey: repositoryKeys.commits(fullName),
@@ -24,7 +24,7 @@ export function useCommits(fullName: string) {
 
 export const COMMITS_LOGIN_MESSAGE = 'Please log in to view repository commits';
 
-/** SPEC §8's commit messages: 'Failed to load commits: …' with its named variants. */
+/** The commit errors' texts: 'Failed to load commits: …' with its named variants. */
 export function describeCommitsError(error: unknown): string {
   if (!isApiError(error)) return 'Failed to load commits: Invalid response format from server';
   if (error.status === 401) return COMMITS_LOGIN_MESSAGE;

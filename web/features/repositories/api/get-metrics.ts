@@ -3,7 +3,7 @@ import { metricsResponseSchema } from '../../../../shared/schemas/repositories.t
 import { apiRequest } from '../../../lib/api-client.ts';
 import { repositoryKeys, repositoryPath } from './query-keys.ts';
 
-/** GET /repositories/{id}/metrics: one row per day, written at each sync (DESIGN §3). */
+/** GET /repositories/{id}/metrics: one row per day, written at each sync. */
 export function metricsQueryOptions(fullName: string) {
   return queryOptions({
     queryKey: repositoryKeys.metrics(fullName),

@@ -18,7 +18,7 @@ export function isTimeout(error: unknown): boolean {
 }
 
 /**
- * SPEC §4: the detail loads with a 5 s time-out; when it runs out, `onTimeout` is told (the
+ * The detail loads with a 5 s time-out; when it runs out, `onTimeout` is told (the
  * screen says 'Connection timed out. Loading repository from local database.') and the load
  * is tried again with the ordinary API time-out.
  */

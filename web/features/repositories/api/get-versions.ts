@@ -3,7 +3,7 @@ import { versionsResponseSchema } from '../../../../shared/schemas/repositories.
 import { apiRequest } from '../../../lib/api-client.ts';
 import { repositoryKeys } from './query-keys.ts';
 
-/** GET /api/get-versions?repo_id= (SPEC §7) → {versions}. */
+/** GET /api/get-versions?repo_id= → {versions}. */
 export function versionsQueryOptions(fullName: string) {
   return queryOptions({
     queryKey: repositoryKeys.versions(fullName),

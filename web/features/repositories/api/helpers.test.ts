@@ -4,7 +4,7 @@ import { readNdjson } from './add-repositories-batch.ts';
 import { defaultExportName, fileNameFromDisposition } from './export-repositories.ts';
 import { describeCommitsError } from './get-commits.ts';
 
-describe('describeCommitsError (SPEC §8)', () => {
+describe('describeCommitsError', () => {
   it.each([
     [new ApiError('Authentication required', 401), 'Please log in to view repository commits'],
     [new ApiError('Request timeout', 0), 'Failed to load commits: Connection timed out'],

@@ -14,7 +14,7 @@ export const repositoryKeys = {
   versions: (fullName: string) => ['repositories', 'versions', fullName] as const,
 };
 
-/** DESIGN §3: the full name travels URL-encoded (`owner%2Fname`). */
+/** The full name travels URL-encoded (`owner%2Fname`). */
 export function repositoryPath(fullName: string): string {
   return `/repositories/${encodeURIComponent(fullName)}`;
 }

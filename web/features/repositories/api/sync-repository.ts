@@ -4,7 +4,7 @@ import { apiRequest } from '../../../lib/api-client.ts';
 import { getRepository } from './get-repository.ts';
 import { repositoryKeys, repositoryPath } from './query-keys.ts';
 
-/** PUT /repositories/{id} with an empty body: update from GitHub (SPEC §7). */
+/** PUT /repositories/{id} with an empty body: update from GitHub. */
 export async function syncRepository(fullName: string): Promise<Repository> {
   const { repository } = await apiRequest(repositoryPath(fullName), repositoryResponseSchema, {
     method: 'PUT',
@@ -14,12 +14,12 @@ export async function syncRepository(fullName: string): Promise<Repository> {
 
 export interface SyncResult {
   repository: Repository;
-  /** SPEC §4: the update worked but loading the details again did not. */
+  /** The update worked but loading the details again did not. */
   refreshFailed: boolean;
 }
 
 /**
- * Updates from GitHub, then loads the details again (SPEC §4: a failed refresh after the
+ * Updates from GitHub, then loads the details again (a failed refresh after the
  * update has its own message). The list, metrics and commits are refreshed as well.
  */
 export function useSyncRepository(fullName: string) {

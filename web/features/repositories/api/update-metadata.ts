@@ -7,7 +7,7 @@ import {
 import { apiRequest } from '../../../lib/api-client.ts';
 import { repositoryKeys, repositoryPath } from './query-keys.ts';
 
-/** PUT /repositories/{id}/metadata/ {tags, notes} (SPEC §7). */
+/** PUT /repositories/{id}/metadata/ {tags, notes}. */
 export async function updateMetadata(fullName: string, body: MetadataBody): Promise<Repository> {
   const { repository } = await apiRequest(`${repositoryPath(fullName)}/metadata/`, repositoryResponseSchema, {
     method: 'PUT',

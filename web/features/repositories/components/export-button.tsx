@@ -2,7 +2,7 @@ import { Button, Loader } from '@mantine/core';
 import { IconFileExport } from '@tabler/icons-react';
 import { MESSAGE_CLEAR_MS } from '../../../../shared/constants.ts';
 import { isApiError } from '../../../lib/api-client.ts';
-import { useTimedMessage } from '../../../lib/hooks/use-timed-message.ts';
+import { useMessage } from '../../../lib/hooks/use-message.ts';
 import { readAccessToken } from '../../../lib/storage.ts';
 import { useExportRepositories } from '../api/export-repositories.ts';
 
@@ -11,12 +11,12 @@ export const EXPORT_FAILED = '❌ Failed to export repositories. Please try agai
 export const EXPORT_SIGN_IN = '❌ Please sign in to export your repositories.';
 
 /**
- * SPEC §4 "Export": idle, exporting, then a success or error message that clears after 5 s.
+ * Export: idle, exporting, then a success or error message that clears after 5 s.
  * The message is rendered by the caller (`message`), where the layout has room for it.
  */
 export function useExport() {
   const exporter = useExportRepositories();
-  const { message, showSuccess, showError, clear } = useTimedMessage(MESSAGE_CLEAR_MS.export);
+  const { message, showSuccess, showError, clear } = useMessage(MESSAGE_CLEAR_MS.export);
 
   const start = () => {
     clear();

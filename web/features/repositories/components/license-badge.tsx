@@ -2,7 +2,7 @@ import { Badge, type BadgeProps } from '@mantine/core';
 import { displayLicense, licenseGroup } from '../../../../shared/format.ts';
 import classes from './license-badge.module.css';
 
-/** SPEC §9: licence badges in five groups (mit, apache, bsd, gpl, other); none reads 'No License'. */
+/** Licence badges in five groups (mit, apache, bsd, gpl, other); none reads 'No License'. */
 export function LicenseBadge({ license, ...props }: { license: string } & Omit<BadgeProps, 'children'>) {
   const missing = license.trim() === '';
   return (

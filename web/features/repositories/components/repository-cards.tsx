@@ -8,12 +8,12 @@ const ROW_HEIGHT = 236;
 
 export interface RepositoryCardsProps {
   rows: readonly RepositorySummary[];
-  /** Cards per row (SPEC §2: 2, 3 or 4; 1 on a phone). */
+  /** Cards per row (2, 3 or 4; 1 on a phone). */
   columns: number;
   now: Date;
 }
 
-/** SPEC §2's card view: rows of cards, virtualised over the window's scrolling. */
+/** The card view: rows of cards, virtualised over the window's scrolling. */
 export const RepositoryCards = memo(function RepositoryCards({ rows, columns, now }: RepositoryCardsProps) {
   const listRef = useRef<HTMLDivElement>(null);
   const lines = useMemo(() => {

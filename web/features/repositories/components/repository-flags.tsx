@@ -3,7 +3,7 @@ import { IconArchive, IconCloudOff, IconLock } from '@tabler/icons-react';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
 import tones from './tones.module.css';
 
-/** DESIGN §3: private, archived and gone (deleted on GitHub) must be plain to see. */
+/** Private, archived and gone (deleted on GitHub) must be plain to see. */
 export function RepositoryFlags({
   repository,
   size = 'sm',

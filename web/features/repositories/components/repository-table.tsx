@@ -34,7 +34,7 @@ export interface RepositoryTableProps {
   now: Date;
 }
 
-/** SPEC §2's list view: six sortable columns; rows virtualised over the window's scrolling. */
+/** The list view: six sortable columns; rows virtualised over the window's scrolling. */
 export const RepositoryTable = memo(function RepositoryTable({
   rows,
   sort,

@@ -7,13 +7,13 @@ export interface TagsEditorProps
   extends Omit<TagsInputProps, 'value' | 'onChange' | 'data' | 'renderPill' | 'splitChars'> {
   value: string[];
   onChange: (tags: string[]) => void;
-  /** Suggested spellings (SPEC §5: a typed tag matching one in another case takes its spelling). */
+  /** Suggested spellings (a typed tag matching one in another case takes its spelling). */
   suggestions: readonly string[];
 }
 
 /**
- * SPEC §5's tag entry: Enter or comma commits the typed tag, Backspace on an empty input
- * removes the last one, tags are trimmed, empties ignored, duplicates rejected whatever their
+ * The tag entry rules (docs/product.md#validation-rules): Enter or comma commits the typed tag, Backspace on
+ * an empty input removes the last one, tags are trimmed, empties ignored, duplicates rejected whatever their
  * case, and a suggestion's spelling wins. Chips wear their tag colour.
  */
 export function TagsEditor({ value, onChange, suggestions, description, ...props }: TagsEditorProps) {

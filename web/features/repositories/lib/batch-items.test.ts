@@ -14,7 +14,7 @@ import {
   summaryText,
 } from './batch-items.ts';
 
-describe('add page lines (SPEC §5)', () => {
+describe('add page lines', () => {
   it('keeps the non-empty lines, trimmed', () => {
     expect(readLines('  a/b \n\n\r\n  \nhttps://github.com/c/d\r\n')).toEqual([
       'a/b',
@@ -41,7 +41,7 @@ describe('add page lines (SPEC §5)', () => {
   });
 });
 
-describe('progress (SPEC §4: pending → processing → success or error, in order)', () => {
+describe('progress (pending → processing → success or error, in order)', () => {
   const repository = { id: 'a/b' } as RepositorySummary;
 
   it('moves processing along as results arrive', () => {
@@ -67,7 +67,7 @@ describe('progress (SPEC §4: pending → processing → success or error, in or
   });
 });
 
-describe('summary (SPEC §8)', () => {
+describe('summary', () => {
   it.each([
     [{ total: 3, succeeded: 3, failed: 0, finished: 3 }, '✅ Successfully added 3 repositories!'],
     [{ total: 3, succeeded: 0, failed: 3, finished: 3 }, '❌ Failed to add all 3 repositories.'],

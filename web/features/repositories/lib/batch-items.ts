@@ -1,5 +1,5 @@
 /**
- * The add page's items (SPEC §3 "batch item", §4 "Batch add", §5 "Add page lines") as pure
+ * The add page's items (docs/product.md#add-repositories) as pure
  * functions: one item per non-empty line, invalid lines failing locally, and the summary.
  */
 import { parseAddLine } from '../../../../shared/repository-input.ts';
@@ -15,7 +15,7 @@ export type BatchItemStatus = 'pending' | 'processing' | 'success' | 'error';
 export interface BatchItem {
   /** Position among the entered lines (lines may repeat, so this is the identity). */
   position: number;
-  /** The entered line (SPEC §3: the item's id). */
+  /** The entered line, as shown. */
   line: string;
   /** What is sent, or null for a line that failed locally. */
   input: BatchInput | null;
@@ -36,7 +36,7 @@ export function readLines(text: string): string[] {
     .filter((line) => line !== '');
 }
 
-/** SPEC §5: a URL (with https:// added to bare github.com lines) as url, owner/name as id, else an error. */
+/** A URL (with https:// added to bare github.com lines) as url, owner/name as id, else an error. */
 export function buildItems(lines: readonly string[]): BatchItem[] {
   let batchIndex = 0;
   return lines.map((line, position) => {
@@ -139,7 +139,7 @@ export function countItems(items: readonly BatchItem[]): BatchCounts {
   return { total: items.length, succeeded, failed, finished: succeeded + failed };
 }
 
-/** SPEC §8's summary texts. */
+/** The summary texts. */
 export function summaryText({ total, succeeded, failed }: BatchCounts): {
   kind: 'success' | 'error' | 'warning';
   text: string;

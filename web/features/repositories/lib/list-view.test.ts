@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSummary } from '../testing/fixtures.ts';
+import { buildSummary } from '../../../../test/web/repository-fixtures.ts';
 import {
   buildSearchIndex,
   DEFAULT_SORT,
@@ -9,7 +9,7 @@ import {
   sortRepositories,
 } from './list-view.ts';
 
-describe('sort rules (SPEC §4)', () => {
+describe('sort rules', () => {
   it('starts with last_commit descending', () => {
     expect(DEFAULT_SORT).toEqual({ key: 'last_commit', direction: 'desc' });
   });
@@ -48,7 +48,7 @@ describe('sort rules (SPEC §4)', () => {
   });
 });
 
-describe('search (SPEC §4)', () => {
+describe('search', () => {
   it('matches name, description, id, tags and licence, case-insensitively, keeping the order', () => {
     const rows = [
       buildSummary({ id: 'x/one', description: 'Fast thing', tags: 'Tooling', license: 'MIT' }),

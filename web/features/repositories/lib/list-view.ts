@@ -1,5 +1,5 @@
 /**
- * The repository list's search and sort (SPEC §4 "Repository list") as pure functions, fast
+ * The repository list's search and sort (docs/product.md#repository-list) as pure functions, fast
  * enough for 10,000 rows on every keystroke: the searchable text is lower-cased once per
  * data load, and sorting compares precomputed keys.
  */
@@ -13,10 +13,10 @@ export interface SortState {
   direction: SortDirection;
 }
 
-/** SPEC §4: last_commit, newest first. */
+/** Last commit, newest first. */
 export const DEFAULT_SORT: SortState = { key: 'last_commit', direction: 'desc' };
 
-/** SPEC §4: a new column starts descending for these fields, ascending otherwise. */
+/** A new column starts descending for these fields, ascending otherwise. */
 const DESCENDING_FIRST = new Set([
   'last_synced',
   'created_at',
@@ -31,13 +31,13 @@ export function defaultDirection(key: string): SortDirection {
   return DESCENDING_FIRST.has(key) ? 'desc' : 'asc';
 }
 
-/** SPEC §4: the same column toggles; a new one takes its default direction. */
+/** The same column toggles; a new one takes its default direction. */
 export function nextSort(current: SortState, key: SortKey): SortState {
   if (current.key === key) return { key, direction: current.direction === 'asc' ? 'desc' : 'asc' };
   return { key, direction: defaultDirection(key) };
 }
 
-/** Each row's lower-cased name, description, id, tags and licence (SPEC §4's search fields). */
+/** Each row's lower-cased name, description, id, tags and licence (the search fields). */
 export type SearchIndex = Map<RepositorySummary, string>;
 
 export function buildSearchIndex(rows: readonly RepositorySummary[]): SearchIndex {

@@ -8,7 +8,7 @@ import {
 } from '../../../../shared/constants.ts';
 
 export interface IncrementalCount {
-  /** How many rows to show: starts at 10, grows by 10 (SPEC §4). */
+  /** How many rows to show: starts at 10, grows by 10. */
   count: number;
   loadingMore: boolean;
   hasMore: boolean;
@@ -19,7 +19,7 @@ export interface IncrementalCount {
 }
 
 /**
- * SPEC §4/§9's incremental display: 10 rows, then 10 more whenever the end of the list comes
+ * The incremental display: 10 rows, then 10 more whenever the end of the list comes
  * within 200 px of the bottom of the window (checked 400 ms after scrolling stops, shown after
  * a 300 ms pause). When the rows don't fill the window, more are added by themselves, at most
  * 20 times in a row. `resetKey` (the search and sort) starts again at 10.

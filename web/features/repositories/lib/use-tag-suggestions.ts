@@ -6,7 +6,7 @@ import { useAuth } from '../../../lib/auth/auth-context.tsx';
 import { repositoriesQueryOptions } from '../../../lib/repositories-query.ts';
 
 /**
- * SPEC §6/§9: up to 8 most-used tags of the member's own repositories, from the (shared)
+ * Up to 8 most-used tags of the member's own repositories, from the (shared)
  * repository list query.
  */
 export function useTagSuggestions() {

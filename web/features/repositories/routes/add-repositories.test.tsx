@@ -2,8 +2,14 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { encodeRouteId } from '../../../../shared/route-id.ts';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
-import { errorResponse, type FetchHandler, jsonResponse, renderApp, signIn } from '../../../test-utils.tsx';
-import { buildSummary, listResponse, ndjsonStream } from '../testing/fixtures.ts';
+import {
+  errorResponse,
+  type FetchHandler,
+  jsonResponse,
+  renderApp,
+  signIn,
+} from '../../../../test/web/render.tsx';
+import { buildSummary, listResponse, ndjsonStream } from '../../../../test/web/repository-fixtures.ts';
 
 const INVALID = 'Invalid repository format. Use github.com/user/repo or owner/repo.';
 
@@ -53,10 +59,10 @@ function progressRow(line: string): HTMLElement {
 
 const textarea = () => screen.getByRole('textbox', { name: 'Repositories' });
 
-describe('add page (SPEC §2)', () => {
+describe('add page', () => {
   it("is headed 'Add Repositories', focuses the textarea and offers the quick links", async () => {
     await openAdd();
-    expect(await screen.findByRole('heading', { level: 1, name: 'Add Repositories' })).toBeDefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Add Repositories' })).toBeVisible();
     await waitFor(() => expect(document.activeElement).toBe(textarea()));
     const links = screen.getByRole('navigation', { name: 'Quick links' });
     expect(within(links).getByRole('link', { name: 'All repositories' }).getAttribute('href')).toBe('#/');
@@ -68,7 +74,7 @@ describe('add page (SPEC §2)', () => {
     const { user, fetchMock } = await openAdd();
     await user.type(textarea(), '   {Enter}  ');
     await user.click(screen.getByRole('button', { name: 'Add Repositories' }));
-    expect(await screen.findByText('❌ Please enter at least one repository.')).toBeDefined();
+    expect(await screen.findByText('❌ Please enter at least one repository.')).toBeVisible();
     expect(requests(fetchMock, '/repositories/batch')).toHaveLength(0);
   });
 
@@ -76,13 +82,13 @@ describe('add page (SPEC §2)', () => {
     const { user, fetchMock } = await openAdd();
     await user.type(textarea(), 'not a repository{Enter}also/not/valid');
     await user.click(screen.getByRole('button', { name: 'Add Repositories' }));
-    expect(await screen.findByText('❌ Failed to add all 2 repositories.')).toBeDefined();
-    expect(within(progressRow('not a repository')).getByText(`Failed: ${INVALID}`)).toBeDefined();
+    expect(await screen.findByText('❌ Failed to add all 2 repositories.')).toBeVisible();
+    expect(within(progressRow('not a repository')).getByText(`Failed: ${INVALID}`)).toBeVisible();
     expect(requests(fetchMock, '/repositories/batch')).toHaveLength(0);
   });
 });
 
-describe('batch progress (SPEC §4, DESIGN §4)', () => {
+describe('batch progress', () => {
   it('sends every valid line in one streamed batch and shows each item pending → processing → done', async () => {
     const stream = ndjsonStream();
     const { user, fetchMock } = await openAdd({ 'POST /repositories/batch': () => stream.response() });
@@ -95,7 +101,7 @@ describe('batch progress (SPEC §4, DESIGN §4)', () => {
     await user.type(tags, ' web {Enter}');
     await user.click(screen.getByRole('button', { name: 'Add Repositories' }));
 
-    expect(await screen.findByRole('button', { name: 'Adding...' })).toBeDefined();
+    expect(await screen.findByRole('button', { name: 'Adding...' })).toBeDisabled();
     const [request] = requests(fetchMock, '/repositories/batch');
     expect(request?.headers.get('Accept')).toBe('application/x-ndjson');
     expect(await request?.json()).toEqual({
@@ -115,7 +121,7 @@ describe('batch progress (SPEC §4, DESIGN §4)', () => {
     await act(async () => stream.push({ index: 0, input: 'facebook/react', ...added('facebook/react') }));
     await waitFor(() => expect(progressRow('facebook/react').dataset.status).toBe('success'));
     expect(progressRow('https://github.com/vitejs/vite').dataset.status).toBe('processing');
-    expect(screen.getByText('Processing 2 of 5...')).toBeDefined();
+    expect(screen.getByText('Processing 2 of 5...')).toBeVisible();
 
     // A line split over two chunks, and two lines in one chunk.
     await act(async () => {
@@ -134,14 +140,14 @@ describe('batch progress (SPEC §4, DESIGN §4)', () => {
       stream.end();
     });
 
-    expect(await screen.findByText('⚠️ Added 2 repositories, 3 failed.')).toBeDefined();
+    expect(await screen.findByText('⚠️ Added 2 repositories, 3 failed.')).toBeVisible();
     expect(
       within(progressRow('https://github.com/vitejs/vite')).getByText('Failed: GitHub API quota exhausted'),
-    ).toBeDefined();
+    ).toBeVisible();
     const results = screen.getByRole('heading', { name: 'Results' }).closest('div') as HTMLElement;
-    expect(within(results).getByText('Successful')).toBeDefined();
-    expect(within(results).getByText(/facebook\/react is already in the catalogue\./)).toBeDefined();
-    expect(within(results).getByText(new RegExp(INVALID.replace(/[.]/g, '\\.')))).toBeDefined();
+    expect(within(results).getByText('Successful')).toBeVisible();
+    expect(within(results).getByText(/facebook\/react is already in the catalogue\./)).toBeVisible();
+    expect(within(results).getByText(new RegExp(INVALID.replace(/[.]/g, '\\.')))).toBeVisible();
     expect(within(results).getByRole('link', { name: 'facebook/react' }).getAttribute('href')).toBe(
       `#/repo/${encodeRouteId('facebook/react')}`,
     );
@@ -162,7 +168,7 @@ describe('batch progress (SPEC §4, DESIGN §4)', () => {
       );
       stream.end();
     });
-    expect(await screen.findByText('✅ Successfully added 2 repositories!')).toBeDefined();
+    expect(await screen.findByText('✅ Successfully added 2 repositories!')).toBeVisible();
     expect((textarea() as HTMLTextAreaElement).value).toBe('');
   });
 
@@ -172,7 +178,7 @@ describe('batch progress (SPEC §4, DESIGN §4)', () => {
     });
     await user.type(textarea(), 'a/b');
     await user.click(screen.getByRole('button', { name: 'Add Repositories' }));
-    expect(await screen.findByText('❌ Batch add failed: Too many requests')).toBeDefined();
+    expect(await screen.findByText('❌ Batch add failed: Too many requests')).toBeVisible();
     expect(progressRow('a/b').dataset.status).toBe('error');
   });
 
@@ -189,7 +195,7 @@ describe('batch progress (SPEC §4, DESIGN §4)', () => {
       await screen.findByText(
         '❌ Batch add failed: The connection closed before every repository was processed.',
       ),
-    ).toBeDefined();
+    ).toBeVisible();
     expect(progressRow('a/b').dataset.status).toBe('success');
     expect(progressRow('c/d').dataset.status).toBe('error');
   });
@@ -210,19 +216,19 @@ describe('batch progress (SPEC §4, DESIGN §4)', () => {
         }
       });
       // Progress shows while the stream is still open.
-      await waitFor(() => expect(screen.getByText(`Processing ${start + 100} of 500...`)).toBeDefined());
+      await waitFor(() => expect(screen.getByText(`Processing ${start + 100} of 500...`)).toBeVisible());
     }
     await act(async () => {
       stream.push({ done: true, succeeded: 500, failed: 0 });
       stream.end();
     });
-    expect(await screen.findByText('✅ Successfully added 500 repositories!')).toBeDefined();
-    expect(screen.getByText('Processed 500 of 500')).toBeDefined();
+    expect(await screen.findByText('✅ Successfully added 500 repositories!')).toBeVisible();
+    expect(screen.getByText('Processed 500 of 500')).toBeVisible();
     expect(within(list).getAllByRole('listitem').length).toBeLessThan(40);
   });
 });
 
-describe('notify checkbox (SPEC §4)', () => {
+describe('notify checkbox', () => {
   it('is on by default with a webhook, and says how to add silently', async () => {
     const stream = ndjsonStream();
     const { user, fetchMock } = await openAdd({ 'POST /repositories/batch': () => stream.response() });
@@ -233,7 +239,7 @@ describe('notify checkbox (SPEC §4)', () => {
     expect(box.checked).toBe(true);
     expect(
       screen.getByText('Uncheck if you want to add repositories silently without notifying Slack.'),
-    ).toBeDefined();
+    ).toBeVisible();
     await user.click(box);
     await user.type(textarea(), 'a/b');
     await user.click(screen.getByRole('button', { name: 'Add Repositories' }));
@@ -249,11 +255,11 @@ describe('notify checkbox (SPEC §4)', () => {
     })) as HTMLInputElement;
     await waitFor(() => expect(box.disabled).toBe(true));
     expect(box.checked).toBe(false);
-    expect(screen.getByText(/Slack notifications require configuring a webhook in Settings\./)).toBeDefined();
+    expect(screen.getByText(/Slack notifications require configuring a webhook in Settings\./)).toBeVisible();
   });
 });
 
-describe('suggested tags (SPEC §5, §8)', () => {
+describe('suggested tags', () => {
   it('shows the member’s most-used tags and appends one when clicked', async () => {
     const { user } = await openAdd();
     const group = await screen.findByRole('group', { name: 'Suggested tags' });
@@ -263,7 +269,7 @@ describe('suggested tags (SPEC §5, §8)', () => {
         .map((button) => button.textContent),
     ).toEqual(['frontend', 'ui']);
     await user.click(within(group).getByRole('button', { name: 'Add tag frontend' }));
-    expect(within(group).getByRole('button', { name: 'frontend (added)' })).toBeDefined();
+    expect(within(group).getByRole('button', { name: 'frontend (added)' })).toBeDisabled();
     const tags = screen.getByRole('combobox', { name: 'Tags for every repository' });
     expect(tags.closest('.mantine-TagsInput-root')?.textContent).toContain('frontend');
   });
@@ -279,16 +285,16 @@ describe('suggested tags (SPEC §5, §8)', () => {
           : listResponse([buildSummary({ user_id: 1, tags: 'back' })])();
       },
     });
-    expect(await screen.findByText('Loading suggested tags…')).toBeDefined();
+    expect(await screen.findByText('Loading suggested tags…')).toBeVisible();
     await act(async () => fail(errorResponse(500, 'down')));
-    expect(await screen.findByText('Unable to load suggested tags right now.')).toBeDefined();
+    expect(await screen.findByText('Unable to load suggested tags right now.')).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     const group = await screen.findByRole('group', { name: 'Suggested tags' });
-    expect(within(group).getByRole('button', { name: 'Add tag back' })).toBeDefined();
+    expect(within(group).getByRole('button', { name: 'Add tag back' })).toBeEnabled();
   });
 });
 
-describe('Clear (SPEC §4)', () => {
+describe('Clear', () => {
   it('resets the inputs, notify to on, the messages and the progress', async () => {
     const { user } = await openAdd();
     const box = (await screen.findByRole('checkbox', {
@@ -298,7 +304,7 @@ describe('Clear (SPEC §4)', () => {
     await user.click(box);
     await user.type(textarea(), 'bad line');
     await user.click(screen.getByRole('button', { name: 'Add Repositories' }));
-    expect(await screen.findByText('❌ Failed to add all 1 repositories.')).toBeDefined();
+    expect(await screen.findByText('❌ Failed to add all 1 repositories.')).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Clear' }));
     expect((textarea() as HTMLTextAreaElement).value).toBe('');
     expect(box.checked).toBe(true);
@@ -321,8 +327,8 @@ describe('Clear (SPEC §4)', () => {
         );
         stream.end();
       });
-      expect(await screen.findByText('⚠️ Added 1 repositories, 1 failed.')).toBeDefined();
-      expect(within(progressRow('c/d')).getByText('Failed: c/d is already in the catalogue.')).toBeDefined();
+      expect(await screen.findByText('⚠️ Added 1 repositories, 1 failed.')).toBeVisible();
+      expect(within(progressRow('c/d')).getByText('Failed: c/d is already in the catalogue.')).toBeVisible();
       const [request] = requests(fetchMock, '/repositories/import');
       expect(await request?.json()).toEqual({ source: 'starred', login: 'torvalds', notify_slack: true });
     });
@@ -337,14 +343,14 @@ describe('Clear (SPEC §4)', () => {
       const login = screen.getByRole('textbox', { name: 'GitHub user or organisation' });
       await user.type(login, 'not a name');
       await user.click(screen.getByRole('button', { name: 'Import' }));
-      expect(await screen.findByText('Enter a GitHub user or organisation name.')).toBeDefined();
+      expect(await screen.findByText('Enter a GitHub user or organisation name.')).toBeVisible();
       expect(requests(fetchMock, '/repositories/import')).toHaveLength(0);
       await user.clear(login);
       await user.type(login, 'ghost-org');
       await user.click(screen.getByRole('button', { name: 'Import' }));
       expect(
         await screen.findByText('❌ Batch add failed: GitHub has no user or organisation named ghost-org.'),
-      ).toBeDefined();
+      ).toBeVisible();
     });
   });
 });

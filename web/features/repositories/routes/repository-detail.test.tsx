@@ -10,8 +10,13 @@ import {
   jsonResponse,
   renderApp,
   signIn,
-} from '../../../test-utils.tsx';
-import { buildRepository, buildSummary, hangingResponse, listResponse } from '../testing/fixtures.ts';
+} from '../../../../test/web/render.tsx';
+import {
+  buildRepository,
+  buildSummary,
+  hangingResponse,
+  listResponse,
+} from '../../../../test/web/repository-fixtures.ts';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -62,11 +67,11 @@ function requestsTo(fetchMock: ReturnType<typeof vi.fn>, method: string, pathnam
     .filter((request) => request.method === method && new URL(request.url).pathname === pathname);
 }
 
-describe('route ids (DESIGN §3)', () => {
+describe('route ids', () => {
   it("shows 'Invalid repository ID.' for an undecodable id, without calling the API", async () => {
     const { fetchMock } = openDetail(undefined, {}, '/repo/@@not-base64@@');
-    expect(await screen.findByText('Invalid repository ID.')).toBeDefined();
-    expect(screen.getByRole('heading', { level: 1, name: 'Repository Details' })).toBeDefined();
+    expect(await screen.findByText('Invalid repository ID.')).toBeVisible();
+    expect(screen.getByRole('heading', { level: 1, name: 'Repository Details' })).toBeVisible();
     expect(requestsTo(fetchMock, 'GET', PATH)).toHaveLength(0);
   });
 
@@ -82,11 +87,11 @@ describe('route ids (DESIGN §3)', () => {
       },
       `/repo/${id}`,
     );
-    expect(await loaded('c-d.e')).toBeDefined();
+    expect(await loaded('c-d.e')).toBeVisible();
   });
 });
 
-describe('loading (SPEC §4)', () => {
+describe('loading', () => {
   it("shows 'Failed to load repository: …' with Retry", async () => {
     let calls = 0;
     openDetail(undefined, {
@@ -100,7 +105,7 @@ describe('loading (SPEC §4)', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Failed to load repository: Repository not found in database');
     await act(async () => within(alert).getByRole('button', { name: 'Retry' }).click());
-    expect(await loaded()).toBeDefined();
+    expect(await loaded()).toBeVisible();
   });
 
   it('after 5 s says the connection timed out and loads again', async () => {
@@ -114,21 +119,21 @@ describe('loading (SPEC §4)', () => {
         return calls === 1 ? hangingResponse(request) : held;
       },
     });
-    expect(await screen.findByText('Loading repository...')).toBeDefined();
+    expect(await screen.findByText('Loading repository...')).toBeVisible();
     await act(async () => {
       vi.advanceTimersByTime(5000);
     });
     expect(
       await screen.findByText('Connection timed out. Loading repository from local database.'),
-    ).toBeDefined();
+    ).toBeVisible();
     expect(calls).toBe(2);
     await act(async () => answer(jsonResponse({ repository: buildRepository({ id: FULL_NAME }) })));
-    expect(await loaded()).toBeDefined();
+    expect(await loaded()).toBeVisible();
     expect(screen.queryByText('Connection timed out. Loading repository from local database.')).toBeNull();
   });
 });
 
-describe('header, information and metadata (SPEC §2)', () => {
+describe('header, information and metadata', () => {
   it('shows every field, with the licence warning and the empty texts', async () => {
     openDetail(
       buildRepository({
@@ -150,18 +155,18 @@ describe('header, information and metadata (SPEC §2)', () => {
       }),
     );
     await loaded();
-    expect(screen.getByText('12.3k')).toBeDefined();
-    expect(screen.getByText('1.5M')).toBeDefined();
-    expect(screen.getByText('4,321')).toBeDefined();
-    expect(screen.getByText('17')).toBeDefined();
-    expect(screen.getByText('1000+')).toBeDefined();
-    expect(screen.getByText('No description available.')).toBeDefined();
-    expect(screen.getByText('No topics')).toBeDefined();
-    expect(screen.getByText('No license')).toBeDefined();
-    expect(screen.getByText('No license.')).toBeDefined();
-    expect(screen.getByText(/default copyright applies/)).toBeDefined();
+    expect(screen.getByText('12.3k')).toBeVisible();
+    expect(screen.getByText('1.5M')).toBeVisible();
+    expect(screen.getByText('4,321')).toBeVisible();
+    expect(screen.getByText('17')).toBeVisible();
+    expect(screen.getByText('1000+')).toBeVisible();
+    expect(screen.getByText('No description available.')).toBeVisible();
+    expect(screen.getByText('No topics')).toBeVisible();
+    expect(screen.getByText('No license')).toBeVisible();
+    expect(screen.getByText('No license.')).toBeVisible();
+    expect(screen.getByText(/default copyright applies/)).toBeVisible();
     expect(screen.getAllByText('Never')).toHaveLength(2);
-    expect(screen.getByText(FULL_NAME, { selector: 'dd' })).toBeDefined();
+    expect(screen.getByText(FULL_NAME, { selector: 'dd' })).toBeVisible();
     const link = screen.getByRole('link', { name: 'github.com/octo/widget' });
     expect(link.getAttribute('href')).toBe('https://github.com/octo/widget');
     expect(screen.getAllByText('Gone from GitHub').length).toBeGreaterThan(0);
@@ -174,14 +179,14 @@ describe('header, information and metadata (SPEC §2)', () => {
   it('shows topics and the licence badge when present', async () => {
     openDetail(buildRepository({ id: FULL_NAME, license: 'Apache-2.0', topics: 'cli,rust' }));
     await loaded();
-    expect(screen.getByText('Apache-2.0')).toBeDefined();
-    expect(screen.getByText('cli')).toBeDefined();
-    expect(screen.getByText('rust')).toBeDefined();
+    expect(screen.getByText('Apache-2.0')).toBeVisible();
+    expect(screen.getByText('cli')).toBeVisible();
+    expect(screen.getByText('rust')).toBeVisible();
     expect(screen.queryByText(/default copyright applies/)).toBeNull();
   });
 });
 
-describe('tags and notes (SPEC §4, §5)', () => {
+describe('tags and notes', () => {
   it('edits tags by the rules, saves tags and notes, and says Saved! for 3 s', async () => {
     let answer: (response: Response) => void = () => {};
     const { user, fetchMock } = openDetail(buildRepository({ id: FULL_NAME, tags: 'existing', notes: '' }), {
@@ -193,14 +198,14 @@ describe('tags and notes (SPEC §4, §5)', () => {
     await user.type(input, 'Frontend,');
     await user.type(input, 'ui{Enter}');
     await user.type(input, 'EXISTING{Enter}');
-    expect(await screen.findByText('“EXISTING” is already in the list.')).toBeDefined();
+    expect(await screen.findByText('“EXISTING” is already in the list.')).toBeVisible();
     await user.clear(input);
     await user.type(input, 'extra{Enter}{Backspace}');
     await user.type(screen.getByRole('textbox', { name: 'Notes' }), 'Worth watching');
 
     vi.useFakeTimers({ shouldAdvanceTime: true });
     await user.click(screen.getByRole('button', { name: 'Save Tags' }));
-    expect(screen.getByRole('button', { name: 'Saving...' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Saving...' })).toBeDisabled();
     const [request] = requestsTo(fetchMock, 'PUT', `${PATH}/metadata/`);
     // Suggestions (the member's own most-used tags) win the spelling: 'frontend', 'UI'.
     expect(await request?.json()).toEqual({ tags: 'existing,cli,frontend,UI', notes: 'Worth watching' });
@@ -209,7 +214,7 @@ describe('tags and notes (SPEC §4, §5)', () => {
         jsonResponse({ repository: buildRepository({ id: FULL_NAME, tags: 'existing,cli,frontend,UI' }) }),
       ),
     );
-    expect(await screen.findByText('✅ Saved!')).toBeDefined();
+    expect(await screen.findByText('✅ Saved!')).toBeVisible();
     await act(async () => {
       vi.advanceTimersByTime(3000);
     });
@@ -220,11 +225,11 @@ describe('tags and notes (SPEC §4, §5)', () => {
     const { user } = openDetail(undefined, { [`PUT ${PATH}/metadata/`]: () => errorResponse(500, 'nope') });
     await loaded();
     await user.click(screen.getByRole('button', { name: 'Save Tags' }));
-    expect(await screen.findByText('❌ Failed to save.')).toBeDefined();
+    expect(await screen.findByText('❌ Failed to save.')).toBeVisible();
   });
 });
 
-describe('update from GitHub (SPEC §4)', () => {
+describe('update from GitHub', () => {
   it("shows 'Updating from GitHub...', then '✅ Repository updated!' for 1 s", async () => {
     let answer: (response: Response) => void = () => {};
     const { user } = openDetail(undefined, {
@@ -233,12 +238,12 @@ describe('update from GitHub (SPEC §4)', () => {
     await loaded();
     vi.useFakeTimers({ shouldAdvanceTime: true });
     await user.click(screen.getByRole('button', { name: 'Update from GitHub' }));
-    expect(screen.getByRole('button', { name: 'Updating from GitHub...' })).toBeDefined();
-    expect(screen.getByText('Updating from GitHub...', { selector: 'div' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Updating from GitHub...' })).toBeDisabled();
+    expect(screen.getByText('Updating from GitHub...', { selector: 'div' })).toBeVisible();
     await act(async () =>
       answer(jsonResponse({ repository: buildRepository({ id: FULL_NAME, stars: 99_999 }) })),
     );
-    expect(await screen.findByText('✅ Repository updated!')).toBeDefined();
+    expect(await screen.findByText('✅ Repository updated!')).toBeVisible();
     await act(async () => {
       vi.advanceTimersByTime(1000);
     });
@@ -258,10 +263,10 @@ describe('update from GitHub (SPEC §4)', () => {
     });
     await loaded();
     await user.click(screen.getByRole('button', { name: 'Update from GitHub' }));
-    expect(await screen.findByText('✅ Repository updated, but failed to refresh details.')).toBeDefined();
+    expect(await screen.findByText('✅ Repository updated, but failed to refresh details.')).toBeVisible();
     // The stored details stay on screen, with the failed reload and its Retry.
-    expect(screen.getByText('Failed to fetch repository details: x')).toBeDefined();
-    expect(screen.getByRole('button', { name: 'Retry' })).toBeDefined();
+    expect(screen.getByText('Failed to fetch repository details: x')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeEnabled();
   });
 
   it("shows '❌ Failed to update: {message}'", async () => {
@@ -270,11 +275,11 @@ describe('update from GitHub (SPEC §4)', () => {
     });
     await loaded();
     await user.click(screen.getByRole('button', { name: 'Update from GitHub' }));
-    expect(await screen.findByText('❌ Failed to update: GitHub quota exhausted until 10:00.')).toBeDefined();
+    expect(await screen.findByText('❌ Failed to update: GitHub quota exhausted until 10:00.')).toBeVisible();
   });
 });
 
-describe('delete (SPEC §4)', () => {
+describe('delete', () => {
   it('asks first, then deletes and goes to the empty hash', async () => {
     const { user, fetchMock } = openDetail(undefined, {
       [`DELETE ${PATH}`]: () => jsonResponse({ message: 'octo/widget was removed from the catalogue.' }),
@@ -302,7 +307,7 @@ describe('delete (SPEC §4)', () => {
       await screen.findByText(
         'Failed to delete repository: Only the member who added this repository can delete it.',
       ),
-    ).toBeDefined();
+    ).toBeVisible();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
@@ -319,25 +324,25 @@ describe('delete (SPEC §4)', () => {
     expect((screen.getByRole('button', { name: 'Delete Repository' }) as HTMLButtonElement).disabled).toBe(
       true,
     );
-    expect(screen.getByText(/Only the member who added this repository, or an administrator/)).toBeDefined();
+    expect(screen.getByText(/Only the member who added this repository, or an administrator/)).toBeVisible();
   });
 });
 
-describe('comments (SPEC §2, §5, §8)', () => {
+describe('comments', () => {
   it('shows the empty text, checks the comment, posts with Anonymous by default', async () => {
     let answer: (response: Response) => void = () => {};
     const { user, fetchMock } = openDetail(undefined, {
       [`POST ${PATH}/comments`]: () => new Promise((resolve) => (answer = resolve)),
     });
     await loaded();
-    expect(screen.getByText('No comments yet. Be the first to comment!')).toBeDefined();
+    expect(screen.getByText('No comments yet. Be the first to comment!')).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Add Comment' }));
-    expect(await screen.findByText('Please enter a comment.')).toBeDefined();
+    expect(await screen.findByText('Please enter a comment.')).toBeVisible();
     expect(requestsTo(fetchMock, 'POST', `${PATH}/comments`)).toHaveLength(0);
 
     await user.type(screen.getByRole('textbox', { name: 'Comment' }), '  Looks good  ');
     await user.click(screen.getByRole('button', { name: 'Add Comment' }));
-    expect(screen.getByRole('button', { name: 'Adding...' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Adding...' })).toBeDisabled();
     const [request] = requestsTo(fetchMock, 'POST', `${PATH}/comments`);
     expect(await request?.json()).toEqual({ comment: 'Looks good', author: 'Anonymous' });
     await act(async () =>
@@ -356,7 +361,7 @@ describe('comments (SPEC §2, §5, §8)', () => {
         ),
       ),
     );
-    expect(await screen.findByText('✅ Comment added!')).toBeDefined();
+    expect(await screen.findByText('✅ Comment added!')).toBeVisible();
   });
 
   it('lists comments and reports a failure', async () => {
@@ -371,37 +376,37 @@ describe('comments (SPEC §2, §5, §8)', () => {
     );
     await loaded();
     const list = screen.getByRole('list', { name: 'Comments' });
-    expect(within(list).getByText('Bob')).toBeDefined();
-    expect(within(list).getByText('First!')).toBeDefined();
+    expect(within(list).getByText('Bob')).toBeVisible();
+    expect(within(list).getByText('First!')).toBeVisible();
     await user.type(screen.getByRole('textbox', { name: 'Your name' }), 'Carol');
     await user.type(screen.getByRole('textbox', { name: 'Comment' }), 'x');
     await user.click(screen.getByRole('button', { name: 'Add Comment' }));
     expect(
       await screen.findByText('❌ Failed to add comment: A comment is at most 5,000 characters'),
-    ).toBeDefined();
+    ).toBeVisible();
   });
 });
 
-describe('version tracker (SPEC §2, §5)', () => {
+describe('version tracker', () => {
   it('defaults to vYYYY.M.D and today, requires a number, and adds a version', async () => {
     const { user, fetchMock } = openDetail(undefined, {
       [`POST ${PATH}/versions`]: () =>
         jsonResponse({ version: version(1, 'v1.0.0', { description: 'First' }) }, { status: 201 }),
     });
     await loaded();
-    expect(screen.getByText('No versions tracked yet. Add the first version above!')).toBeDefined();
+    expect(screen.getByText('No versions tracked yet. Add the first version above!')).toBeVisible();
     const number = screen.getByRole('textbox', { name: 'Version number' }) as HTMLInputElement;
     expect(number.value).toBe(defaultVersionNumber(new Date()));
     expect((screen.getByLabelText('Release date') as HTMLInputElement).value).toBe(isoDay(new Date()));
 
     await user.clear(number);
     await user.click(screen.getByRole('button', { name: 'Add Version' }));
-    expect(await screen.findByText('Please enter a version number.')).toBeDefined();
+    expect(await screen.findByText('Please enter a version number.')).toBeVisible();
 
     await user.type(number, ' v1.0.0 ');
     await user.type(screen.getByRole('textbox', { name: 'Description (optional)' }), 'First');
     await user.click(screen.getByRole('button', { name: 'Add Version' }));
-    expect(await screen.findByText('✅ Version added!')).toBeDefined();
+    expect(await screen.findByText('✅ Version added!')).toBeVisible();
     const [request] = requestsTo(fetchMock, 'POST', `${PATH}/versions`);
     expect(await request?.json()).toEqual({
       version_number: 'v1.0.0',
@@ -416,11 +421,11 @@ describe('version tracker (SPEC §2, §5)', () => {
     });
     await loaded();
     await user.click(screen.getByRole('button', { name: 'Add Version' }));
-    expect(await screen.findByText('❌ Failed to add version: disk full')).toBeDefined();
+    expect(await screen.findByText('❌ Failed to add version: disk full')).toBeVisible();
   });
 });
 
-describe('compare versions (SPEC §5, §3)', () => {
+describe('compare versions', () => {
   const two = [version(1, 'v1'), version(2, 'v2')];
 
   it('needs at least two versions', async () => {
@@ -430,7 +435,7 @@ describe('compare versions (SPEC §5, §3)', () => {
       screen.getByText(
         'You need at least two versions to compare. Add more versions in the Version Tracker section.',
       ),
-    ).toBeDefined();
+    ).toBeVisible();
   });
 
   it('asks for two different versions, then shows +/- lines, added/removed words and No changes', async () => {
@@ -450,26 +455,26 @@ describe('compare versions (SPEC §5, §3)', () => {
     await loaded();
     const compare = () => user.click(screen.getByRole('button', { name: 'Compare' }));
     await compare();
-    expect(await screen.findByText('Please select two versions to compare.')).toBeDefined();
+    expect(await screen.findByText('Please select two versions to compare.')).toBeVisible();
 
     await user.click(screen.getByRole('combobox', { name: 'First version' }));
     await user.click(await screen.findByRole('option', { name: /v1/ }));
     await user.click(screen.getByRole('combobox', { name: 'Second version' }));
     await user.click(await screen.findByRole('option', { name: /v1/ }));
     await compare();
-    expect(await screen.findByText('Please select two different versions to compare.')).toBeDefined();
+    expect(await screen.findByText('Please select two different versions to compare.')).toBeVisible();
 
     await user.click(screen.getByRole('combobox', { name: 'Second version' }));
     await user.click(await screen.findByRole('option', { name: /v2/ }));
     await compare();
     const table = await screen.findByRole('table', { name: 'Differences between the two versions' });
-    expect(within(table).getByText('-100')).toBeDefined();
-    expect(within(table).getByText('+150')).toBeDefined();
-    expect(within(table).getByText('+50')).toBeDefined();
-    expect(within(table).getByText('Removed: MIT')).toBeDefined();
-    expect(within(table).getByText('Added: Apache-2.0')).toBeDefined();
-    expect(within(table).getByText('Added: new-topic')).toBeDefined();
-    expect(within(table).getByText('Removed: old-topic')).toBeDefined();
+    expect(within(table).getByText('-100')).toBeVisible();
+    expect(within(table).getByText('+150')).toBeVisible();
+    expect(within(table).getByText('+50')).toBeVisible();
+    expect(within(table).getByText('Removed: MIT')).toBeVisible();
+    expect(within(table).getByText('Added: Apache-2.0')).toBeVisible();
+    expect(within(table).getByText('Added: new-topic')).toBeVisible();
+    expect(within(table).getByText('Removed: old-topic')).toBeVisible();
     expect(within(table).getAllByText('No changes')).toHaveLength(4);
     const [request] = requestsTo(fetchMock, 'GET', '/api/compare-versions');
     const query = new URL(request?.url ?? '').searchParams;
@@ -492,11 +497,11 @@ describe('compare versions (SPEC §5, §3)', () => {
     await user.click(screen.getByRole('button', { name: 'Compare' }));
     expect(
       await screen.findByText('Failed to compare versions: Version not found for this repository'),
-    ).toBeDefined();
+    ).toBeVisible();
   });
 });
 
-describe('recent commits (SPEC §2, §8)', () => {
+describe('recent commits', () => {
   const commit = {
     sha: '0123456789abcdef0123456789abcdef01234567',
     author: 'octocat',
@@ -515,7 +520,7 @@ describe('recent commits (SPEC §2, §8)', () => {
   it('loads on first expand and lists the commits', async () => {
     const { fetchMock } = await expandCommits(() => jsonResponse([commit]));
     const list = await screen.findByRole('list', { name: 'Recent commits' });
-    expect(within(list).getByText('Fix the widget')).toBeDefined();
+    expect(within(list).getByText('Fix the widget')).toBeVisible();
     expect(within(list).getByRole('link', { name: 'Commit 0123456 on GitHub' }).getAttribute('href')).toBe(
       `https://github.com/octo/widget/commit/${commit.sha}`,
     );
@@ -529,15 +534,15 @@ describe('recent commits (SPEC §2, §8)', () => {
     [502, 'GitHub is unavailable', 'Failed to load commits: GitHub is unavailable'],
   ])('maps %d to its message', async (status, message, shown) => {
     await expandCommits(() => errorResponse(status, message));
-    expect(await screen.findByText(shown)).toBeDefined();
-    expect(screen.getByRole('button', { name: 'Retry' })).toBeDefined();
+    expect(await screen.findByText(shown)).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeEnabled();
   });
 
   it('rejects an answer that is not an array', async () => {
     await expandCommits(() => jsonResponse({ commits: [] }));
     expect(
       await screen.findByText('Failed to load commits: Invalid response format from server'),
-    ).toBeDefined();
+    ).toBeVisible();
   });
 
   it('times out after 10 s', async () => {
@@ -546,11 +551,11 @@ describe('recent commits (SPEC §2, §8)', () => {
     await act(async () => {
       vi.advanceTimersByTime(10_000);
     });
-    expect(await screen.findByText('Failed to load commits: Connection timed out')).toBeDefined();
+    expect(await screen.findByText('Failed to load commits: Connection timed out')).toBeVisible();
   });
 });
 
-describe('star growth history (DESIGN §3)', () => {
+describe('star growth history', () => {
   it('explains a short history and links public repositories to star-history.com', async () => {
     const { user } = openDetail(undefined, {
       [`GET ${PATH}/metrics`]: () =>
@@ -560,8 +565,8 @@ describe('star growth history (DESIGN §3)', () => {
     });
     await loaded();
     await user.click(screen.getByRole('button', { name: 'Star Growth History' }));
-    expect(await screen.findByText(/Not much history yet/)).toBeDefined();
-    expect(screen.getByText('Latest (2026-08-22): 10 stars, 2 forks.')).toBeDefined();
+    expect(await screen.findByText(/Not much history yet/)).toBeVisible();
+    expect(screen.getByText('Latest (2026-08-22): 10 stars, 2 forks.')).toBeVisible();
     expect(screen.getByRole('link', { name: /star-history.com/ }).getAttribute('href')).toBe(
       'https://star-history.com/#octo/widget',
     );

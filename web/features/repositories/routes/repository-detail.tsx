@@ -1,16 +1,4 @@
-import {
-  Accordion,
-  Alert,
-  Button,
-  Center,
-  Container,
-  Grid,
-  Group,
-  Loader,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Accordion, Alert, Button, Container, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import {
   IconArchive,
   IconArrowLeft,
@@ -18,7 +6,6 @@ import {
   IconCloudOff,
   IconGitCommit,
   IconGitCompare,
-  IconInfoCircle,
   IconMessages,
   IconPlus,
   IconTags,
@@ -27,7 +14,8 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { decodeRouteId } from '../../../../shared/route-id.ts';
 import type { Repository } from '../../../../shared/schemas/repositories.ts';
-import { SectionError } from '../../../components/load-states.tsx';
+import { InlineMessage } from '../../../components/inline-message.tsx';
+import { SectionError, SectionLoader } from '../../../components/load-states.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { useRepository } from '../api/get-repository.ts';
 import { useVersions } from '../api/get-versions.ts';
@@ -45,7 +33,7 @@ import { VersionsSection } from '../components/detail/versions-section.tsx';
 export const INVALID_ID_MESSAGE = 'Invalid repository ID.';
 export const TIMED_OUT_MESSAGE = 'Connection timed out. Loading repository from local database.';
 
-/** SPEC §2 "Repository detail" at #/repo/:id (base64 of the full name, DESIGN §3). */
+/** The repository detail at #/repo/:id, base64 of the full name (docs/product.md#repository-detail). */
 export default function RepositoryDetailRoute() {
   const { id = '' } = useParams();
   const fullName = decodeRouteId(id);
@@ -68,9 +56,7 @@ export default function RepositoryDetailRoute() {
         {fullName === null ? (
           <>
             <Title order={1}>Repository Details</Title>
-            <Alert color="red" variant="light" role="alert">
-              {INVALID_ID_MESSAGE}
-            </Alert>
+            <InlineMessage kind="error">{INVALID_ID_MESSAGE}</InlineMessage>
           </>
         ) : (
           <RepositoryDetail key={fullName} fullName={fullName} />
@@ -99,23 +85,14 @@ function RepositoryDetail({ fullName }: { fullName: string }) {
   return (
     <>
       <Title order={1}>Repository Details</Title>
-      {repository.timedOut && (
-        <Alert color="yellow" variant="light" role="status" icon={<IconInfoCircle size={18} aria-hidden />}>
-          {TIMED_OUT_MESSAGE}
-        </Alert>
-      )}
+      {repository.timedOut && <InlineMessage kind="warning">{TIMED_OUT_MESSAGE}</InlineMessage>}
       {repository.isError ? (
         <SectionError
           message={`Failed to load repository: ${describeError(repository.error, 'Request failed')}`}
           onRetry={() => void repository.refetch()}
         />
       ) : (
-        <Center py="xl" role="status" aria-live="polite">
-          <Group gap="sm">
-            <Loader size="sm" aria-hidden />
-            <Text>Loading repository...</Text>
-          </Group>
-        </Center>
+        <SectionLoader label="Loading repository..." />
       )}
     </>
   );

@@ -2,8 +2,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { encodeRouteId } from '../../../../shared/route-id.ts';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
-import { errorResponse, renderApp, setViewportWidth, signIn } from '../../../test-utils.tsx';
-import { buildSummary, listResponse } from '../testing/fixtures.ts';
+import { errorResponse, renderApp, setViewportWidth, signIn } from '../../../../test/web/render.tsx';
+import { buildSummary, listResponse } from '../../../../test/web/repository-fixtures.ts';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -44,15 +44,15 @@ describe('repository list: loading and empty states', () => {
       route: '/home',
       handlers: { 'GET /repositories/': () => new Promise<Response>((resolve) => (answer = resolve)) },
     });
-    expect(await screen.findByText('Loading repositories...')).toBeDefined();
+    expect(await screen.findByText('Loading repositories...')).toBeVisible();
     await act(async () => answer(listResponse(rows())()));
-    expect(await screen.findByText('Showing 10 of 25 repositories')).toBeDefined();
+    expect(await screen.findByText('Showing 10 of 25 repositories')).toBeVisible();
     expect(rowNames()).toHaveLength(10);
   });
 
   it('invites adding repositories when there are none', async () => {
     openList([]);
-    expect(await screen.findByText('No repositories yet.')).toBeDefined();
+    expect(await screen.findByText('No repositories yet.')).toBeVisible();
     expect(screen.getByRole('link', { name: 'Add Repositories' }).getAttribute('href')).toBe('#/add');
   });
 
@@ -71,11 +71,11 @@ describe('repository list: loading and empty states', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Failed to load repositories: Database is down');
     await act(async () => within(alert).getByRole('button', { name: 'Retry' }).click());
-    expect(await screen.findByText('Showing 3 of 3 repositories')).toBeDefined();
+    expect(await screen.findByText('Showing 3 of 3 repositories')).toBeVisible();
   });
 });
 
-describe('repository list: sorting (SPEC §4)', () => {
+describe('repository list: sorting', () => {
   it('sorts by last commit, newest first, by default', async () => {
     openList();
     await screen.findByText('Showing 10 of 25 repositories');
@@ -124,7 +124,7 @@ describe('repository list: sorting (SPEC §4)', () => {
   });
 });
 
-describe('repository list: search (SPEC §4)', () => {
+describe('repository list: search', () => {
   it('matches name, description, id, tags and licence, case-insensitively', async () => {
     const data = [
       buildSummary({ id: 'facebook/react', description: 'A UI library', tags: 'frontend', license: 'MIT' }),
@@ -150,13 +150,13 @@ describe('repository list: search (SPEC §4)', () => {
     await waitFor(() => expect(rowNames()).toEqual(['linux']));
     await user.clear(search);
     await user.type(search, 'frontend');
-    await waitFor(() => expect(screen.getByText('Showing 2 of 2 repositories')).toBeDefined());
+    await waitFor(() => expect(screen.getByText('Showing 2 of 2 repositories')).toBeVisible());
     await user.clear(search);
     await user.type(search, 'gpl');
     await waitFor(() => expect(rowNames()).toEqual(['linux']));
     await user.type(search, 'xyz');
-    expect(await screen.findByText('No repositories match “gplxyz”.')).toBeDefined();
-    expect(screen.getByText('Showing 0 of 0 repositories')).toBeDefined();
+    expect(await screen.findByText('No repositories match “gplxyz”.')).toBeVisible();
+    expect(screen.getByText('Showing 0 of 0 repositories')).toBeVisible();
   });
 });
 
@@ -177,21 +177,21 @@ describe('repository list: rows', () => {
     expect(within(row).getByRole('link', { name: 'stars' }).getAttribute('href')).toBe(
       `#/repo/${encodeRouteId('big/stars')}`,
     );
-    expect(within(row).getByText('123.5k')).toBeDefined();
-    expect(within(row).getByText('No License')).toBeDefined();
-    expect(within(row).getByText('Never')).toBeDefined();
-    expect(within(row).getByText('Gone from GitHub')).toBeDefined();
-    expect(within(row).getByText('Archived')).toBeDefined();
+    expect(within(row).getByText('123.5k')).toBeVisible();
+    expect(within(row).getByText('No License')).toBeVisible();
+    expect(within(row).getByText('Never')).toBeVisible();
+    expect(within(row).getByText('Gone from GitHub')).toBeVisible();
+    expect(within(row).getByText('Archived')).toBeVisible();
   });
 });
 
-describe('repository list: incremental display (SPEC §4, §9)', () => {
+describe('repository list: incremental display', () => {
   it('adds 10 rows at a time, fills a window that has room, and keeps only the visible rows in the DOM', async () => {
     openList(rows(55));
     await screen.findByText('Showing 10 of 55 repositories');
     // happy-dom lays nothing out, so the end of the list always looks near: it auto-fills.
-    expect(await screen.findByText('Showing 20 of 55 repositories', {}, { timeout: 3000 })).toBeDefined();
-    await waitFor(() => expect(screen.getByText('Showing 55 of 55 repositories')).toBeDefined(), {
+    expect(await screen.findByText('Showing 20 of 55 repositories', {}, { timeout: 3000 })).toBeVisible();
+    await waitFor(() => expect(screen.getByText('Showing 55 of 55 repositories')).toBeVisible(), {
       timeout: 5000,
     });
     expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
@@ -217,11 +217,11 @@ describe('repository list: incremental display (SPEC §4, §9)', () => {
     const { user } = openList();
     await screen.findByText('Showing 10 of 25 repositories');
     await user.click(screen.getByRole('button', { name: 'Show more' }));
-    expect(screen.getByText('Showing 20 of 25 repositories')).toBeDefined();
+    expect(screen.getByText('Showing 20 of 25 repositories')).toBeVisible();
   });
 });
 
-describe('repository list: card view (SPEC §2)', () => {
+describe('repository list: card view', () => {
   it('switches to cards, 3 per row by default, then 2 or 4', async () => {
     const { user } = openList(rows(6));
     await screen.findByText('Showing 6 of 6 repositories');
@@ -233,7 +233,7 @@ describe('repository list: card view (SPEC §2)', () => {
     await user.click(within(perRow).getByRole('radio', { name: '4' }));
     expect((within(perRow).getByRole('radio', { name: '4' }) as HTMLInputElement).checked).toBe(true);
     await user.click(screen.getByRole('radio', { name: 'List' }));
-    expect(table()).toBeDefined();
+    expect(table()).toBeVisible();
   });
 
   it('forces cards at 768 px or narrower, without the view switch', async () => {
@@ -246,7 +246,7 @@ describe('repository list: card view (SPEC §2)', () => {
   });
 });
 
-describe('sidebar counts (SPEC §3)', () => {
+describe('sidebar counts', () => {
   it('counts the member’s own repositories and the distinct tags of every row, from the same request', async () => {
     const { fetchMock } = openList([
       buildSummary({ user_id: 1, tags: 'web,React' }),
@@ -254,14 +254,14 @@ describe('sidebar counts (SPEC §3)', () => {
       buildSummary({ user_id: 2, tags: 'cli, Web ,rust' }),
     ]);
     const nav = await screen.findByRole('navigation', { name: 'Main navigation' });
-    expect(await within(nav).findByLabelText('2 repositories')).toBeDefined();
-    expect(within(nav).getByLabelText('4 tags')).toBeDefined();
+    expect(await within(nav).findByLabelText('2 repositories')).toBeEnabled();
+    expect(within(nav).getByLabelText('4 tags')).toBeEnabled();
     const listCalls = fetchMock.mock.calls.filter(([input]) => String(input).endsWith('/repositories/'));
     expect(listCalls).toHaveLength(1);
   });
 });
 
-describe('export (SPEC §4, §8)', () => {
+describe('export', () => {
   function stubDownload() {
     const created: Blob[] = [];
     const clicks: string[] = [];
@@ -300,7 +300,7 @@ describe('export (SPEC §4, §8)', () => {
     await screen.findByText('Showing 2 of 2 repositories');
     vi.useFakeTimers({ shouldAdvanceTime: true });
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
-    expect(await screen.findByText('✅ Export started. Check your downloads.')).toBeDefined();
+    expect(await screen.findByText('✅ Export started. Check your downloads.')).toBeVisible();
     expect(clicks).toEqual(['repositories_2026-08-22.csv']);
     expect(await created[0]?.text()).toBe('id,name\r\na/b,b\r\n');
     const request = fetchMock.mock.calls
@@ -326,7 +326,7 @@ describe('export (SPEC §4, §8)', () => {
     });
     await screen.findByText('Showing 2 of 2 repositories');
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
-    expect(await screen.findByText('❌ Failed to export repositories. Please try again.')).toBeDefined();
+    expect(await screen.findByText('❌ Failed to export repositories. Please try again.')).toBeVisible();
   });
 
   it('asks to sign in when there is no session token', async () => {
@@ -335,6 +335,6 @@ describe('export (SPEC §4, §8)', () => {
     await screen.findByText('Showing 1 of 1 repositories');
     localStorage.removeItem('access_token');
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
-    expect(await screen.findByText('❌ Please sign in to export your repositories.')).toBeDefined();
+    expect(await screen.findByText('❌ Please sign in to export your repositories.')).toBeVisible();
   });
 });

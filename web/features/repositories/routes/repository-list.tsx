@@ -17,7 +17,7 @@ import { useCallback, useDeferredValue, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { CARD_DENSITIES, DEFAULT_CARD_DENSITY, MOBILE_BREAKPOINT_PX } from '../../../../shared/constants.ts';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
-import { FormMessage } from '../../../components/form-message.tsx';
+import { InlineMessage } from '../../../components/inline-message.tsx';
 import { SectionError } from '../../../components/load-states.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { useRepositories } from '../../../lib/repositories-query.ts';
@@ -37,7 +37,7 @@ import { useIncrementalCount } from '../lib/use-incremental-count.ts';
 const NO_ROWS: RepositorySummary[] = [];
 type View = 'table' | 'cards';
 
-/** SPEC §2 "Repository list" at #/ and #/home. */
+/** The repository list at #/ and #/home (docs/product.md#repository-list). */
 export default function RepositoryListRoute() {
   const repositories = useRepositories();
   const exporter = useExport();
@@ -52,7 +52,7 @@ export default function RepositoryListRoute() {
     getInitialValueInEffect: false,
   });
   const isPhone = useMediaQuery('(max-width: 575px)', false, { getInitialValueInEffect: false });
-  // SPEC §2: at 768 px or narrower the card view is forced.
+  // At 768 px or narrower the card view is forced.
   const effectiveView: View = isMobile ? 'cards' : view;
   const columns = isPhone ? 1 : isMobile ? Math.min(2, density) : density;
 
@@ -82,9 +82,9 @@ export default function RepositoryListRoute() {
         </Group>
 
         {exporter.message && (
-          <FormMessage kind={exporter.message.kind} onClose={exporter.clear}>
+          <InlineMessage kind={exporter.message.kind} onClose={exporter.clear}>
             {exporter.message.text}
-          </FormMessage>
+          </InlineMessage>
         )}
 
         <Group gap="sm" align="flex-end" wrap="wrap">

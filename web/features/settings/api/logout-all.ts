@@ -3,7 +3,7 @@ import { type MessageResponse, messageResponseSchema } from '../../../../shared/
 import { apiRequest } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth/auth-context.tsx';
 
-/** POST /auth/logout-all (DESIGN §2): revokes every session of the caller, this one included. */
+/** POST /auth/logout-all: revokes every session of the caller, this one included. */
 export function postLogoutAll(): Promise<MessageResponse> {
   return apiRequest('/auth/logout-all', messageResponseSchema, { method: 'POST' });
 }

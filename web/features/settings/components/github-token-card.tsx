@@ -1,8 +1,8 @@
 import { Stack, Text } from '@mantine/core';
 import { IconBrandGithub } from '@tabler/icons-react';
 import { MESSAGE_CLEAR_MS } from '../../../../shared/constants.ts';
+import { formatDate } from '../../../../shared/format.ts';
 import { githubTokenBodySchema } from '../../../../shared/schemas/auth.ts';
-import { formatDate } from '../../../lib/format.ts';
 import { useGitHubToken } from '../api/get-github-token.ts';
 import { useRemoveGitHubToken } from '../api/remove-github-token.ts';
 import { useSaveGitHubToken } from '../api/save-github-token.ts';
@@ -52,7 +52,7 @@ export function GitHubTokenCard() {
           {configured ? (
             <Text size="sm">
               Token ending in <strong>…{data.token_last_four ?? '????'}</strong>, set on{' '}
-              {formatDate(data.token_set_at)}.
+              {formatDate(data.token_set_at, { month: 'long' })}.
             </Text>
           ) : (
             <Text size="sm">No personal token: requests use the shared server quota.</Text>

@@ -1,7 +1,14 @@
 import { Group, List, Progress, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconCheck, IconPoint } from '@tabler/icons-react';
-import { PASSWORD_STRENGTH_MAX } from '../../../../shared/constants.ts';
-import { type PasswordStrength, scorePasswordStrength } from '../../../../shared/password-rules.ts';
+import {
+  hasCharacterClass,
+  PASSWORD_CHARACTER_CLASSES,
+  PASSWORD_STRENGTH_MAX,
+  PASSWORD_STRONG_LENGTH,
+  type PasswordStrength,
+  STRENGTH_HINT_CLASSES,
+  scorePasswordStrength,
+} from '../../../../shared/password-rules.ts';
 
 const strengthColor: Record<PasswordStrength['label'], string> = {
   Weak: 'red',
@@ -15,14 +22,6 @@ const strengthTextColor: Record<PasswordStrength['label'], string> = {
   Medium: 'orange.8',
   Strong: 'teal.8',
 };
-
-/** SPEC §5: suggestions only; the server enforces length and difference, not these. */
-const hints = [
-  { label: 'An uppercase letter', test: (value: string) => /[A-Z]/.test(value) },
-  { label: 'A lowercase letter', test: (value: string) => /[a-z]/.test(value) },
-  { label: 'A number', test: (value: string) => /\d/.test(value) },
-  { label: 'A special character', test: (value: string) => /[^A-Za-z\d]/.test(value) },
-];
 
 /** The change-password meter: the score out of 6 as a bar, its label, and the hints. */
 export function PasswordStrengthMeter({ value }: { value: string }) {
@@ -53,14 +52,15 @@ export function PasswordStrengthMeter({ value }: { value: string }) {
         </>
       )}
       <Text size="sm" c="dimmed">
-        For a stronger password, use 12 or more characters and include:
+        For a stronger password, use {PASSWORD_STRONG_LENGTH} or more characters and include:
       </Text>
       <List size="sm" spacing={2} center aria-label="Password hints">
-        {hints.map((hint) => {
-          const met = hint.test(value);
+        {/* Suggestions only; the server enforces length and difference, not these. */}
+        {STRENGTH_HINT_CLASSES.map((kind) => {
+          const met = hasCharacterClass(value, kind);
           return (
             <List.Item
-              key={hint.label}
+              key={kind}
               icon={
                 <ThemeIcon
                   size={16}
@@ -72,7 +72,7 @@ export function PasswordStrengthMeter({ value }: { value: string }) {
                 </ThemeIcon>
               }
             >
-              {hint.label}
+              {PASSWORD_CHARACTER_CLASSES[kind].hint}
             </List.Item>
           );
         })}

@@ -3,11 +3,11 @@ import { useForm } from '@mantine/form';
 import { IconKey } from '@tabler/icons-react';
 import { MESSAGE_CLEAR_MS } from '../../../../shared/constants.ts';
 import { changePasswordBodySchema } from '../../../../shared/schemas/auth.ts';
-import { FormMessage } from '../../../components/form-message.tsx';
+import { InlineMessage } from '../../../components/inline-message.tsx';
 import { PasswordField } from '../../../components/password-field.tsx';
 import { describeError, fieldErrors } from '../../../lib/api-errors.ts';
 import { confirmationCheck, zodResolver } from '../../../lib/forms/zod-resolver.ts';
-import { useTimedMessage } from '../../../lib/hooks/use-timed-message.ts';
+import { useMessage } from '../../../lib/hooks/use-message.ts';
 import { useChangePassword } from '../api/change-password.ts';
 import { PasswordStrengthMeter } from './password-strength.tsx';
 
@@ -23,7 +23,7 @@ const emptyValues: PasswordValues = { current_password: '', new_password: '', co
 
 export function PasswordTab() {
   const change = useChangePassword();
-  const { message, showSuccess, showError, clear } = useTimedMessage(MESSAGE_CLEAR_MS.password);
+  const { message, showSuccess, showError, clear } = useMessage(MESSAGE_CLEAR_MS.password);
   const form = useForm<PasswordValues>({
     initialValues: emptyValues,
     validate: zodResolver(
@@ -61,7 +61,7 @@ export function PasswordTab() {
               Your other sessions are signed out when the password changes; this one stays signed in.
             </Text>
           </div>
-          {message && <FormMessage kind={message.kind}>{message.text}</FormMessage>}
+          {message && <InlineMessage kind={message.kind}>{message.text}</InlineMessage>}
           <PasswordField
             label="Current Password"
             autoComplete="current-password"

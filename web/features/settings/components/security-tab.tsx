@@ -1,15 +1,15 @@
 import { Badge, Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconLogout } from '@tabler/icons-react';
 import { useState } from 'react';
+import { formatDateTime } from '../../../../shared/format.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { DetailList, YesNo } from '../../../components/detail-list.tsx';
-import { FormMessage } from '../../../components/form-message.tsx';
+import { InlineMessage } from '../../../components/inline-message.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import type { User } from '../../../lib/auth/user.ts';
-import { formatDateTime } from '../../../lib/format.ts';
 import { useLogoutAll } from '../api/logout-all.ts';
 
-/** SPEC §2: read-only account facts, plus "sign out everywhere" (DESIGN §2 logout-all). */
+/** Read-only account facts, plus "sign out everywhere" (POST /auth/logout-all). */
 export function SecurityTab({ user }: { user: User }) {
   const logoutAll = useLogoutAll();
   const [confirming, setConfirming] = useState(false);
@@ -35,7 +35,7 @@ export function SecurityTab({ user }: { user: User }) {
               { label: 'Administrator', value: <YesNo value={user.is_admin} /> },
               { label: 'Username', value: user.username },
               { label: 'Email', value: user.email },
-              { label: 'Last Login', value: formatDateTime(user.last_login_at, 'Never') },
+              { label: 'Last Login', value: formatDateTime(user.last_login_at, { missing: 'Never' }) },
             ]}
           />
         </Stack>
@@ -51,9 +51,9 @@ export function SecurityTab({ user }: { user: User }) {
             included.
           </Text>
           {logoutAll.isError && (
-            <FormMessage kind="error">
+            <InlineMessage kind="error">
               {describeError(logoutAll.error, 'Failed to sign out of all sessions')}
-            </FormMessage>
+            </InlineMessage>
           )}
           <Button
             color="red"

@@ -1,9 +1,9 @@
 import { Text } from '@mantine/core';
 import { IconBrandSlack } from '@tabler/icons-react';
 import { MESSAGE_CLEAR_MS } from '../../../../shared/constants.ts';
+import { formatDate } from '../../../../shared/format.ts';
 import { slackWebhookBodySchema } from '../../../../shared/schemas/auth.ts';
 import { useSlackWebhook } from '../../../lib/auth/api/get-slack-webhook.ts';
-import { formatDate } from '../../../lib/format.ts';
 import { useRemoveSlackWebhook } from '../api/remove-slack-webhook.ts';
 import { useSaveSlackWebhook } from '../api/save-slack-webhook.ts';
 import { StoredSecretCard, type StoredSecretCopy } from './stored-secret-card.tsx';
@@ -49,7 +49,7 @@ export function SlackWebhookCard() {
       summary={(data) => (
         <Text size="sm">
           {configured
-            ? `Notifications are on. Webhook set on ${formatDate(data.webhook_set_at)}.`
+            ? `Notifications are on. Webhook set on ${formatDate(data.webhook_set_at, { month: 'long' })}.`
             : 'No webhook: repositories are added without Slack notifications.'}
         </Text>
       )}

@@ -1,17 +1,18 @@
-import { Alert, Badge, Button, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconDeviceFloppy, IconTrash } from '@tabler/icons-react';
 import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import type { z } from 'zod';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { FormMessage } from '../../../components/form-message.tsx';
+import { InlineMessage } from '../../../components/inline-message.tsx';
+import { SectionError } from '../../../components/load-states.tsx';
 import { PasswordField } from '../../../components/password-field.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { zodResolver } from '../../../lib/forms/zod-resolver.ts';
-import { useTimedMessage } from '../../../lib/hooks/use-timed-message.ts';
+import { useMessage } from '../../../lib/hooks/use-message.ts';
 
-/** SPEC §4's texts for one stored secret: its messages and the card's own words. */
+/** The texts for one stored secret: its messages and the card's own words. */
 export interface StoredSecretCopy {
   title: string;
   description: string;
@@ -77,7 +78,7 @@ export function StoredSecretCard<Status>({
 }: StoredSecretCardProps<Status>) {
   const { messages } = copy;
   const [confirming, setConfirming] = useState(false);
-  const { message, showSuccess, showError, clear } = useTimedMessage(clearAfterMs);
+  const { message, showSuccess, showError, clear } = useMessage(clearAfterMs);
   const form = useForm<Record<string, string>>({
     initialValues: { [field]: '' },
     validate: zodResolver(schema),
@@ -127,18 +128,15 @@ export function StoredSecretCard<Status>({
           {copy.description}
         </Text>
 
-        {message && <FormMessage kind={message.kind}>{message.text}</FormMessage>}
+        {message && <InlineMessage kind={message.kind}>{message.text}</InlineMessage>}
 
         {status.isPending && <Loader size="sm" aria-label={copy.loadingLabel} />}
         {status.isError && (
-          <Alert color="red" variant="light" role="alert" title={messages.loadFailed}>
-            <Group justify="space-between" gap="sm">
-              <Text size="sm">{describeError(status.error, messages.loadFailed)}</Text>
-              <Button size="xs" variant="light" color="red" onClick={() => void status.refetch()}>
-                Retry
-              </Button>
-            </Group>
-          </Alert>
+          <SectionError
+            title={messages.loadFailed}
+            message={describeError(status.error, messages.loadFailed)}
+            onRetry={() => void status.refetch()}
+          />
         )}
         {status.isSuccess && summary(status.data)}
 

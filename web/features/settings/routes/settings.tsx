@@ -14,7 +14,10 @@ function isTab(value: string | null): value is SettingsTab {
   return TABS.includes(value as SettingsTab);
 }
 
-/** SPEC §2 Settings; the open tab is kept in `?tab=` so it survives a reload and can be linked. */
+/**
+ * Settings (docs/product.md#settings); the open tab is kept in `?tab=` so it survives a reload and can be
+ * linked.
+ */
 export default function SettingsRoute() {
   const user = useSignedInUser();
   const [searchParams, setSearchParams] = useSearchParams();

@@ -1,7 +1,7 @@
 import { Badge, Button, CloseButton, Group } from '@mantine/core';
 import type { StatsFilters } from '../../../../shared/stats.ts';
 
-/** SPEC §3's filter chip: type, label and value (min and max for stars). */
+/** A filter chip: type, label and value (min and max for stars). */
 export interface FilterChip {
   type: 'tag' | 'topic' | 'license' | 'stars';
   label: string;
@@ -43,7 +43,7 @@ export function removeChip(filters: StatsFilters, chip: FilterChip): StatsFilter
   }
 }
 
-/** SPEC §2: removable chips (Tag, Topic, License, stars) and 'Clear filters'. */
+/** Removable chips (Tag, Topic, License, stars) and 'Clear filters'. */
 export function FilterChips({
   chips,
   onRemove,

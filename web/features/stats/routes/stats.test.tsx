@@ -8,7 +8,7 @@ import {
   jsonResponse,
   renderWithProviders,
   renderWithRepositories,
-} from '../../../test-utils.tsx';
+} from '../../../../test/web/render.tsx';
 import StatsRoute from './stats.tsx';
 
 const recent = new Date(Date.now() - 2 * 86_400_000).toISOString();
@@ -51,15 +51,16 @@ function openStats(handler: FetchHandler = () => jsonResponse({ repositories: ro
   return renderWithRepositories('/stats', handler);
 }
 
+/** A stat card is a group named '{label}: {value}'; what it shows besides its label. */
 function card(label: string): string {
-  const region = screen.getByRole('region', { name: label });
-  return region.textContent?.replace(label, '') ?? '';
+  const group = screen.getByRole('group', { name: (name) => name.startsWith(`${label}: `) });
+  return group.textContent?.replace(label, '') ?? '';
 }
 
-describe('statistics page (SPEC §2, §9)', () => {
+describe('statistics page', () => {
   it('shows the stat cards over every repository', async () => {
     openStats();
-    expect(await screen.findByText('Showing statistics for 3 of 3 repositories')).toBeDefined();
+    expect(await screen.findByText('Showing statistics for 3 of 3 repositories')).toBeVisible();
     expect(card('Total repositories')).toBe('3');
     expect(card('Total stars')).toBe('201,550');
     expect(card('Average stars')).toBe('67,183.3');
@@ -69,7 +70,7 @@ describe('statistics page (SPEC §2, §9)', () => {
     expect(card('Most common license')).toContain('MIT');
     expect(card('Most common license')).toContain('2 repositories');
     expect(card('Contributors')).toContain('2,005');
-    expect(await screen.findByRole('heading', { name: 'Charts' })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'Charts' })).toBeVisible();
   });
 
   it('filters by tags (AND), licence and stars, with removable chips and Clear filters', async () => {
@@ -77,30 +78,30 @@ describe('statistics page (SPEC §2, §9)', () => {
     await screen.findByText('Showing statistics for 3 of 3 repositories');
     const tags = screen.getByRole('combobox', { name: 'Tags' });
     await user.type(tags, 'web{Enter}');
-    expect(await screen.findByText('Showing statistics for 2 of 3 repositories')).toBeDefined();
+    expect(await screen.findByText('Showing statistics for 2 of 3 repositories')).toBeVisible();
     await user.type(tags, 'REACT{Enter}');
-    expect(await screen.findByText('Showing statistics for 1 of 3 repositories')).toBeDefined();
+    expect(await screen.findByText('Showing statistics for 1 of 3 repositories')).toBeVisible();
     const chips = screen.getByRole('group', { name: 'Active filters' });
     await user.click(within(chips).getByRole('button', { name: /Remove filter Tag: react/i }));
-    expect(await screen.findByText('Showing statistics for 2 of 3 repositories')).toBeDefined();
+    expect(await screen.findByText('Showing statistics for 2 of 3 repositories')).toBeVisible();
 
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
-    expect(await screen.findByText('Showing statistics for 3 of 3 repositories')).toBeDefined();
+    expect(await screen.findByText('Showing statistics for 3 of 3 repositories')).toBeVisible();
 
     await user.click(screen.getByRole('combobox', { name: 'License' }));
     await user.click(await screen.findByRole('option', { name: 'No License' }));
-    expect(await screen.findByText('Showing statistics for 1 of 3 repositories')).toBeDefined();
+    expect(await screen.findByText('Showing statistics for 1 of 3 repositories')).toBeVisible();
     expect(
       within(screen.getByRole('group', { name: 'Active filters' })).getByText('License: No License'),
-    ).toBeDefined();
+    ).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
 
     const min = screen.getByRole('textbox', { name: 'Minimum stars' });
     const max = screen.getByRole('textbox', { name: 'Maximum stars' });
     await user.type(min, '100');
     await user.type(max, '2000');
-    expect(await screen.findByText('Showing statistics for 1 of 3 repositories')).toBeDefined();
-    expect(screen.getByText('Stars: 100–2000')).toBeDefined();
+    expect(await screen.findByText('Showing statistics for 1 of 3 repositories')).toBeVisible();
+    expect(screen.getByText('Stars: 100–2000')).toBeVisible();
   });
 
   it('shows the three star messages and ignores an invalid range, with the hint', async () => {
@@ -109,25 +110,25 @@ describe('statistics page (SPEC §2, §9)', () => {
     const min = screen.getByRole('textbox', { name: 'Minimum stars' });
     const max = screen.getByRole('textbox', { name: 'Maximum stars' });
     await user.type(min, '-5');
-    expect(await screen.findByText('Minimum stars must be 0 or greater.')).toBeDefined();
-    expect(screen.getByText('Fix the star range above or clear all filters.')).toBeDefined();
-    expect(screen.getByText('Showing statistics for 3 of 3 repositories')).toBeDefined();
+    expect(await screen.findByText('Minimum stars must be 0 or greater.')).toBeVisible();
+    expect(screen.getByText('Fix the star range above or clear all filters.')).toBeVisible();
+    expect(screen.getByText('Showing statistics for 3 of 3 repositories')).toBeVisible();
     await user.clear(min);
     await user.type(max, '-1');
-    expect(await screen.findByText('Maximum stars must be 0 or greater.')).toBeDefined();
+    expect(await screen.findByText('Maximum stars must be 0 or greater.')).toBeVisible();
     await user.clear(max);
     await user.type(min, '500');
     await user.type(max, '100');
-    expect(await screen.findByText('Minimum stars cannot be greater than maximum.')).toBeDefined();
-    expect(screen.getByText('Showing statistics for 3 of 3 repositories')).toBeDefined();
+    expect(await screen.findByText('Minimum stars cannot be greater than maximum.')).toBeVisible();
+    expect(screen.getByText('Showing statistics for 3 of 3 repositories')).toBeVisible();
   });
 
   it("says 'Failed to load statistics. Please try again.' and retries", async () => {
     const { user } = openStats(failingOnce(() => jsonResponse({ repositories: rows })));
     const alert = await screen.findByRole('alert');
-    expect(within(alert).getByText('Failed to load statistics. Please try again.')).toBeDefined();
+    expect(within(alert).getByText('Failed to load statistics. Please try again.')).toBeVisible();
     await act(async () => user.click(within(alert).getByRole('button', { name: 'Retry' })));
-    expect(await screen.findByText('Showing statistics for 3 of 3 repositories')).toBeDefined();
+    expect(await screen.findByText('Showing statistics for 3 of 3 repositories')).toBeVisible();
   });
 
   it('says the user information is missing when nobody is signed in', async () => {
@@ -136,6 +137,6 @@ describe('statistics page (SPEC §2, §9)', () => {
     });
     expect(
       await screen.findByText('User information not available. Please try refreshing the page.'),
-    ).toBeDefined();
+    ).toBeVisible();
   });
 });

@@ -1,6 +1,5 @@
 import {
   Alert,
-  Button,
   Center,
   Container,
   Loader,
@@ -13,7 +12,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { IconAlertCircle, IconAlertTriangle } from '@tabler/icons-react';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { lazy, Suspense, useDeferredValue, useMemo, useState } from 'react';
 import { formatCount } from '../../../../shared/format.ts';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
@@ -30,10 +29,10 @@ import {
   topTopics,
 } from '../../../../shared/stats.ts';
 import { SectionError, SectionLoader } from '../../../components/load-states.tsx';
+import { StatCard } from '../../../components/stat-card.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.tsx';
 import { useRepositories } from '../../../lib/repositories-query.ts';
 import { FilterChips, filterChips, removeChip } from '../components/filter-chips.tsx';
-import { StatCard } from '../components/stat-card.tsx';
 import classes from '../components/stats.module.css';
 
 const StatsCharts = lazy(() => import('../components/stats-charts.tsx'));
@@ -41,7 +40,7 @@ const StatsCharts = lazy(() => import('../components/stats-charts.tsx'));
 export const LOAD_FAILED = 'Failed to load statistics. Please try again.';
 export const NO_USER = 'User information not available. Please try refreshing the page.';
 
-/** SPEC §2 "Statistics page" at #/stats. */
+/** The statistics page at #/stats (docs/product.md#statistics-page). */
 export default function StatsRoute() {
   const { user } = useAuth();
   const repositories = useRepositories();
@@ -51,14 +50,7 @@ export default function StatsRoute() {
       <Stack gap="md">
         <Title order={1}>Statistics</Title>
         {!user ? (
-          <Alert color="red" variant="light" role="alert" icon={<IconAlertCircle size={18} aria-hidden />}>
-            <Stack gap="sm" align="flex-start">
-              <Text size="sm">{NO_USER}</Text>
-              <Button size="xs" variant="default" onClick={() => window.location.reload()}>
-                Retry
-              </Button>
-            </Stack>
-          </Alert>
+          <SectionError message={NO_USER} onRetry={() => window.location.reload()} />
         ) : repositories.isPending ? (
           <SectionLoader label="Loading statistics..." />
         ) : repositories.isError ? (

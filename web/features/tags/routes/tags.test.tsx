@@ -9,7 +9,7 @@ import {
   failingOnce,
   jsonResponse,
   renderWithRepositories,
-} from '../../../test-utils.tsx';
+} from '../../../../test/web/render.tsx';
 
 function row(id: string, tags: string, overrides: Partial<RepositorySummary> = {}): RepositorySummary {
   return buildRepositorySummary({
@@ -32,7 +32,7 @@ function openTags(handler: FetchHandler = () => jsonResponse({ repositories: row
   return renderWithRepositories(route, handler);
 }
 
-describe('tags page (SPEC §2)', () => {
+describe('tags page', () => {
   it('lists every tag with its repository count, sorted by name, in its colour', async () => {
     openTags();
     const list = await screen.findByRole('list', { name: 'All tags' });
@@ -52,7 +52,7 @@ describe('tags page (SPEC §2)', () => {
     const { user } = openTags();
     const list = await screen.findByRole('list', { name: 'All tags' });
     await user.click(within(list).getByRole('link', { name: 'frontend: 2 repositories' }));
-    expect(await screen.findByRole('heading', { name: 'Repositories tagged frontend' })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'Repositories tagged frontend' })).toBeVisible();
     expect(window.location.hash).toBe('#/tags?tag=frontend');
     const repoLinks = screen
       .getAllByRole('link')
@@ -61,7 +61,7 @@ describe('tags page (SPEC §2)', () => {
     expect(repoLinks[1]?.getAttribute('href')).toBe(`#/repo/${encodeRouteId('facebook/react')}`);
 
     await user.click(screen.getByRole('button', { name: 'Back to all tags' }));
-    expect(await screen.findByRole('list', { name: 'All tags' })).toBeDefined();
+    expect(await screen.findByRole('list', { name: 'All tags' })).toBeVisible();
     expect(window.location.hash).toBe('#/tags');
 
     await user.click(
@@ -73,20 +73,20 @@ describe('tags page (SPEC §2)', () => {
 
   it('says so when no repository carries the tag', async () => {
     openTags(undefined, '/tags?tag=nothing');
-    expect(await screen.findByText('No repositories carry this tag.')).toBeDefined();
+    expect(await screen.findByText('No repositories carry this tag.')).toBeVisible();
   });
 
   it('has an empty state', async () => {
     openTags(() => jsonResponse({ repositories: [row('a/b', '')] }));
-    expect(await screen.findByText('No tags yet.')).toBeDefined();
+    expect(await screen.findByText('No tags yet.')).toBeVisible();
     expect(screen.getByRole('link', { name: 'Add Repositories' }).getAttribute('href')).toBe('#/add');
   });
 
   it("says 'Failed to load tags. Please try again.' and retries", async () => {
     const { user } = openTags(failingOnce(() => jsonResponse({ repositories: rows })));
     const alert = await screen.findByRole('alert');
-    expect(within(alert).getByText('Failed to load tags. Please try again.')).toBeDefined();
+    expect(within(alert).getByText('Failed to load tags. Please try again.')).toBeVisible();
     await act(async () => user.click(within(alert).getByRole('button', { name: 'Retry' })));
-    expect(await screen.findByRole('list', { name: 'All tags' })).toBeDefined();
+    expect(await screen.findByRole('list', { name: 'All tags' })).toBeVisible();
   });
 });

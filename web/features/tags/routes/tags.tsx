@@ -14,7 +14,7 @@ import classes from '../components/tag-link.module.css';
 export const LOAD_FAILED = 'Failed to load tags. Please try again.';
 const PAGE = 100;
 
-/** SPEC §2 "Tags page" at #/tags; a chosen tag is in the query (#/tags?tag=react). */
+/** The tags page at #/tags; a chosen tag is in the query (#/tags?tag=react). */
 export default function TagsRoute() {
   const repositories = useRepositories();
   const [params] = useSearchParams();

@@ -6,7 +6,7 @@ const userResponseSchema = schemaFromGuard((data: unknown): data is { user: User
   isUser((data as { user?: unknown } | null)?.user),
 );
 
-/** GET /auth/me: the signed-in user (DESIGN §4 `{ user }`). */
+/** GET /auth/me: the signed-in user (`{ user }`). */
 export async function getMe(signal?: AbortSignal): Promise<User> {
   const { user } = await apiRequest('/auth/me', userResponseSchema, { signal });
   return user;

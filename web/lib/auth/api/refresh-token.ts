@@ -6,7 +6,7 @@ const refreshResponseSchema = schemaFromGuard((data: unknown): data is RefreshRe
   return typeof body?.access_token === 'string' && typeof body.refresh_token === 'string';
 });
 
-/** POST /auth/refresh: both tokens come back rotated (DESIGN §2), and both must be stored. */
+/** POST /auth/refresh: both tokens come back rotated, and both must be stored. */
 export function postRefresh(
   refreshToken: string,
   client: Pick<ApiClient, 'apiRequest'> = { apiRequest },

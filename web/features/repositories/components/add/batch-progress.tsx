@@ -18,7 +18,7 @@ const STATUS_TEXT = {
 } as const;
 
 /**
- * SPEC §2's per-item progress list. Virtualised in its own scroll box, so a 500-line paste
+ * The per-item progress list. Virtualised in its own scroll box, so a 500-line paste
  * updates continuously without re-rendering 500 rows per streamed result; it follows the item
  * being processed unless the member scrolls away.
  */

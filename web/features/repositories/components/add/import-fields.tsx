@@ -1,35 +1,25 @@
-import { SegmentedControl, Stack, TextInput } from '@mantine/core';
+import { SegmentedControl, Stack, TextInput, type TextInputProps } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { GITHUB_LOGIN_PATTERN } from '../../../../../shared/schemas/repositories.ts';
+import type { ImportRequest } from '../../api/add-repositories-batch.ts';
 
 /** Option labels that don't fit side by side on a phone stack instead. */
 export function useNarrowScreen(): boolean {
   return useMediaQuery('(max-width: 36em)') ?? false;
 }
 
-export type ImportSource = 'starred' | 'owner';
-
-export const IMPORT_LOGIN_MESSAGE = 'Enter a GitHub user or organisation name.';
-
-/** The login as the server will take it, or the message to show (the server's schema message). */
-export function checkImportLogin(value: string): string | null {
-  return GITHUB_LOGIN_PATTERN.test(value.trim()) ? null : IMPORT_LOGIN_MESSAGE;
-}
+export type ImportSource = ImportRequest['source'];
 
 /** What to import from GitHub: a user's stars, or a user's or organisation's repositories. */
 export function ImportFields({
   source,
   onSourceChange,
-  login,
-  onLoginChange,
-  error,
+  loginProps,
   disabled,
 }: {
   source: ImportSource;
   onSourceChange: (source: ImportSource) => void;
-  login: string;
-  onLoginChange: (login: string) => void;
-  error: string | null;
+  /** The login field's value, change handler and error (the form's input props). */
+  loginProps: TextInputProps;
   disabled: boolean;
 }) {
   const narrow = useNarrowScreen();
@@ -55,12 +45,10 @@ export function ImportFields({
             : 'Every public repository of this user or organisation (up to 1,000).'
         }
         placeholder={source === 'starred' ? 'torvalds' : 'vuejs'}
-        value={login}
-        onChange={(event) => onLoginChange(event.currentTarget.value)}
-        error={error}
         disabled={disabled}
         autoComplete="off"
         spellCheck={false}
+        {...loginProps}
       />
     </Stack>
   );

@@ -1,49 +1,40 @@
 import { Avatar, Button, Group, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+import { useForm } from '@mantine/form';
 import { MESSAGE_CLEAR_MS } from '../../../../../shared/constants.ts';
 import { formatDateTime } from '../../../../../shared/format.ts';
 import { commentBodySchema, type Repository } from '../../../../../shared/schemas/repositories.ts';
+import { InlineMessage } from '../../../../components/inline-message.tsx';
 import { describeError } from '../../../../lib/api-errors.ts';
+import { zodResolver } from '../../../../lib/forms/zod-resolver.ts';
+import { useMessage } from '../../../../lib/hooks/use-message.ts';
 import { useAddComment } from '../../api/add-comment.ts';
-import { useFlashMessage } from '../../lib/use-flash-message.ts';
-import { StatusMessage } from '../status-message.tsx';
 import classes from './detail.module.css';
 
 export const NO_COMMENTS = 'No comments yet. Be the first to comment!';
 export const COMMENT_ADDED = '✅ Comment added!';
 
-/** SPEC §2 Comments: the list, an author (default Anonymous), the text and Add Comment. */
+/** Comments: the list, an author (default Anonymous), the text and Add Comment. */
 export function CommentsSection({ repository }: { repository: Repository }) {
-  const [author, setAuthor] = useState('');
-  const [comment, setComment] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const add = useAddComment(repository.id);
-  const { message, show, clear } = useFlashMessage();
+  const { message, show, clear } = useMessage();
+  const form = useForm({
+    initialValues: { author: '', comment: '' },
+    validate: zodResolver(commentBodySchema),
+    // The schema's own output: the comment trimmed, an empty author as 'Anonymous'.
+    transformValues: (values) => commentBodySchema.parse(values),
+  });
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const onSubmit = form.onSubmit((body) => {
     clear();
-    const parsed = commentBodySchema.safeParse({ comment, author });
-    if (!parsed.success) {
-      setError(
-        parsed.error.issues.find((issue) => issue.path[0] === 'comment')?.message ??
-          'Please enter a comment.',
-      );
-      return;
-    }
-    setError(null);
-    add.mutate(
-      { comment: parsed.data.comment, author: parsed.data.author },
-      {
-        onSuccess: () => {
-          setComment('');
-          show('success', COMMENT_ADDED, MESSAGE_CLEAR_MS.commentAdded);
-        },
-        onError: (failure) =>
-          show('error', `❌ Failed to add comment: ${describeError(failure, 'Request failed')}`),
+    add.mutate(body, {
+      onSuccess: () => {
+        form.setFieldValue('comment', '');
+        show('success', COMMENT_ADDED, MESSAGE_CLEAR_MS.commentAdded);
       },
-    );
-  };
+      onError: (failure) =>
+        show('error', `❌ Failed to add comment: ${describeError(failure, 'Request failed')}`),
+    });
+  }, clear);
 
   return (
     <Stack gap="md">
@@ -87,27 +78,20 @@ export function CommentsSection({ repository }: { repository: Repository }) {
           <TextInput
             label="Your name"
             placeholder="Anonymous"
-            value={author}
-            onChange={(event) => setAuthor(event.currentTarget.value)}
             maxLength={100}
+            {...form.getInputProps('author')}
           />
-          <Textarea
-            label="Comment"
-            rows={3}
-            resize="vertical"
-            value={comment}
-            error={error}
-            onChange={(event) => {
-              setComment(event.currentTarget.value);
-              if (error) setError(null);
-            }}
-          />
+          <Textarea label="Comment" rows={3} resize="vertical" {...form.getInputProps('comment')} />
           <Group>
             <Button type="submit" disabled={add.isPending}>
               {add.isPending ? 'Adding...' : 'Add Comment'}
             </Button>
           </Group>
-          <StatusMessage message={message} onClose={message?.kind === 'error' ? clear : undefined} />
+          {message && (
+            <InlineMessage kind={message.kind} onClose={message.kind === 'error' ? clear : undefined}>
+              {message.text}
+            </InlineMessage>
+          )}
         </Stack>
       </form>
     </Stack>

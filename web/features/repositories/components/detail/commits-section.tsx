@@ -5,7 +5,7 @@ import { SectionError } from '../../../../components/load-states.tsx';
 import { describeCommitsError, useCommits } from '../../api/get-commits.ts';
 import classes from './detail.module.css';
 
-/** SPEC §2 Recent Commits: mounted (and so loaded) on first expand, with SPEC §8's errors. */
+/** Recent Commits: mounted (and so loaded) on first expand, with their own error texts. */
 export function CommitsSection({ repository }: { repository: Repository }) {
   const commits = useCommits(repository.id);
   const now = new Date();

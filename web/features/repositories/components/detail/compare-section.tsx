@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { useState } from 'react';
+import { z } from 'zod';
 import {
   COMPARED_FIELDS,
   type ComparedField,
@@ -8,7 +9,9 @@ import {
   type Repository,
   type Version,
 } from '../../../../../shared/schemas/repositories.ts';
+import { InlineMessage } from '../../../../components/inline-message.tsx';
 import { describeError } from '../../../../lib/api-errors.ts';
+import { zodResolver } from '../../../../lib/forms/zod-resolver.ts';
 import { useCompareVersions } from '../../api/compare-versions.ts';
 import tones from '../tones.module.css';
 import classes from './detail.module.css';
@@ -31,11 +34,18 @@ const LABELS: Record<ComparedField, string> = {
 
 const WORD_FIELDS = new Set<ComparedField>(['license', 'topics']);
 
-/** SPEC §2/§5 Compare Versions: two selectors, Compare, and '+'/'-' lines per field. */
+/** The two selection checks, reported as one line under the button (the `selection` error). */
+const selectionSchema = z
+  .object({ first: z.string().nullable(), second: z.string().nullable() })
+  .refine((pair) => pair.first !== null && pair.second !== null, { message: SELECT_TWO, path: ['selection'] })
+  .refine((pair) => pair.first !== pair.second, { message: SELECT_DIFFERENT, path: ['selection'] });
+
+/** Compare Versions: two selectors, Compare, and '+'/'-' lines per field. */
 export function CompareSection({ repository, versions }: { repository: Repository; versions: Version[] }) {
-  const [first, setFirst] = useState<string | null>(null);
-  const [second, setSecond] = useState<string | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const form = useForm<{ first: string | null; second: string | null }>({
+    initialValues: { first: null, second: null },
+    validate: zodResolver(selectionSchema),
+  });
   const compare = useCompareVersions(repository.id);
   const options = [...versions].reverse().map((version) => ({
     value: String(version.id),
@@ -45,14 +55,11 @@ export function CompareSection({ repository, versions }: { repository: Repositor
   }));
   const enough = versions.length >= 2;
 
-  const onCompare = () => {
-    compare.reset();
-    if (!enough) return setProblem(NEED_TWO_VERSIONS);
-    if (!first || !second) return setProblem(SELECT_TWO);
-    if (first === second) return setProblem(SELECT_DIFFERENT);
-    setProblem(null);
-    compare.mutate({ first: Number(first), second: Number(second) });
-  };
+  // Without two versions the notice above already says why, and the selectors are off.
+  const onCompare = form.onSubmit(({ first, second }) =>
+    compare.mutate({ first: Number(first), second: Number(second) }),
+  );
+  const problem = form.errors.selection;
 
   return (
     <Stack gap="md">
@@ -66,23 +73,27 @@ export function CompareSection({ repository, versions }: { repository: Repositor
           label="First version"
           placeholder="Choose a version"
           data={options}
-          value={first}
-          onChange={setFirst}
           disabled={!enough}
           allowDeselect={false}
+          {...form.getInputProps('first')}
         />
         <Select
           label="Second version"
           placeholder="Choose a version"
           data={options}
-          value={second}
-          onChange={setSecond}
           disabled={!enough}
           allowDeselect={false}
+          {...form.getInputProps('second')}
         />
       </SimpleGrid>
       <Group>
-        <Button onClick={onCompare} disabled={compare.isPending}>
+        <Button
+          onClick={() => {
+            compare.reset();
+            if (enough) onCompare();
+          }}
+          disabled={compare.isPending}
+        >
           {compare.isPending ? 'Comparing...' : 'Compare'}
         </Button>
       </Group>
@@ -92,9 +103,9 @@ export function CompareSection({ repository, versions }: { repository: Repositor
         </Text>
       )}
       {compare.isError && (
-        <Alert color="red" variant="light" role="alert">
+        <InlineMessage kind="error">
           {`Failed to compare versions: ${describeError(compare.error, 'Request failed')}`}
-        </Alert>
+        </InlineMessage>
       )}
       {compare.data && <ComparisonTable differences={compare.data} />}
     </Stack>

@@ -5,7 +5,7 @@ import type { Repository } from '../../../../../shared/schemas/repositories.ts';
 import { LicenseBadge } from '../license-badge.tsx';
 import { DefinitionList } from './definition-list.tsx';
 
-/** SPEC §2's information card: description, link, licence (warned when missing), topics, last commit. */
+/** The information card: description, link, licence (warned when missing), topics, last commit. */
 export function InformationCard({ repository, now }: { repository: Repository; now: Date }) {
   const topics = splitList(repository.topics);
   const noLicense = repository.license.trim() === '';

@@ -3,7 +3,7 @@ import { formatDateTime } from '../../../../../shared/format.ts';
 import type { Repository } from '../../../../../shared/schemas/repositories.ts';
 import { DefinitionList } from './definition-list.tsx';
 
-/** SPEC §2's metadata card: full id, created, updated, last synced, comment and version counts. */
+/** The metadata card: full id, created, updated, last synced, comment and version counts. */
 export function MetadataCard({ repository }: { repository: Repository }) {
   return (
     <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} h="100%">

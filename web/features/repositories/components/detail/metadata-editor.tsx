@@ -1,37 +1,49 @@
 import { Button, Group, Paper, Stack, Textarea, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { IconDeviceFloppy } from '@tabler/icons-react';
-import { useState } from 'react';
+import { z } from 'zod';
 import { MESSAGE_CLEAR_MS } from '../../../../../shared/constants.ts';
 import { splitList } from '../../../../../shared/format.ts';
-import type { Repository } from '../../../../../shared/schemas/repositories.ts';
+import { metadataBodySchema, type Repository } from '../../../../../shared/schemas/repositories.ts';
+import { InlineMessage } from '../../../../components/inline-message.tsx';
+import { zodResolver } from '../../../../lib/forms/zod-resolver.ts';
+import { useMessage } from '../../../../lib/hooks/use-message.ts';
 import { useUpdateMetadata } from '../../api/update-metadata.ts';
-import { useFlashMessage } from '../../lib/use-flash-message.ts';
 import { useTagSuggestions } from '../../lib/use-tag-suggestions.ts';
-import { StatusMessage } from '../status-message.tsx';
 import { TagsEditor } from '../tags-editor.tsx';
 
 export const SAVED_MESSAGE = '✅ Saved!';
 export const SAVE_FAILED_MESSAGE = '❌ Failed to save.';
 
-/** SPEC §2/§4: the tags and notes editors with Save Tags ('Saving...', '✅ Saved!' 3 s, '❌ Failed to save.'). */
+/** The editor holds the tags as a list; the call (and its schema) takes them comma-separated. */
+const metadataFormSchema = z.object({
+  tags: z
+    .array(z.string())
+    .transform((tags) => tags.join(','))
+    .pipe(metadataBodySchema.shape.tags.unwrap()),
+  notes: metadataBodySchema.shape.notes,
+});
+
+/** The tags and notes editors with Save Tags ('Saving...', '✅ Saved!' 3 s, '❌ Failed to save.'). */
 export function MetadataEditor({ repository }: { repository: Repository }) {
-  const [tags, setTags] = useState(() => splitList(repository.tags));
-  const [notes, setNotes] = useState(repository.notes);
   const suggestions = useTagSuggestions();
   const save = useUpdateMetadata(repository.id);
-  const { message, show, clear } = useFlashMessage();
+  const { message, show, clear } = useMessage();
+  const form = useForm({
+    initialValues: { tags: splitList(repository.tags), notes: repository.notes },
+    validate: zodResolver(metadataFormSchema),
+    transformValues: (values) => metadataFormSchema.parse(values),
+  });
   const suggestionNames = (suggestions.data ?? []).map((tag) => tag.name);
 
-  const onSave = () => {
+  // Not a <form>: Enter in an empty tags field would submit it, and Save is the only way to save.
+  const onSave = form.onSubmit((body) => {
     clear();
-    save.mutate(
-      { tags: tags.join(','), notes },
-      {
-        onSuccess: () => show('success', SAVED_MESSAGE, MESSAGE_CLEAR_MS.saved),
-        onError: () => show('error', SAVE_FAILED_MESSAGE),
-      },
-    );
-  };
+    save.mutate(body, {
+      onSuccess: () => show('success', SAVED_MESSAGE, MESSAGE_CLEAR_MS.saved),
+      onError: () => show('error', SAVE_FAILED_MESSAGE),
+    });
+  }, clear);
 
   return (
     <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
@@ -41,29 +53,32 @@ export function MetadataEditor({ repository }: { repository: Repository }) {
         </Title>
         <TagsEditor
           label="Tags"
-          placeholder={tags.length === 0 ? 'Add a tag' : undefined}
-          value={tags}
-          onChange={setTags}
+          placeholder={form.values.tags.length === 0 ? 'Add a tag' : undefined}
           suggestions={suggestionNames}
+          {...form.getInputProps('tags')}
+          value={form.values.tags}
         />
         <Textarea
           label="Notes"
           placeholder="Why this repository matters, how you use it…"
           rows={4}
           resize="vertical"
-          value={notes}
-          onChange={(event) => setNotes(event.currentTarget.value)}
+          {...form.getInputProps('notes')}
         />
         <Group gap="sm">
           <Button
-            onClick={onSave}
+            onClick={() => onSave()}
             disabled={save.isPending}
             leftSection={<IconDeviceFloppy size={18} aria-hidden />}
           >
             {save.isPending ? 'Saving...' : 'Save Tags'}
           </Button>
         </Group>
-        <StatusMessage message={message} onClose={message?.kind === 'error' ? clear : undefined} />
+        {message && (
+          <InlineMessage kind={message.kind} onClose={message.kind === 'error' ? clear : undefined}>
+            {message.text}
+          </InlineMessage>
+        )}
       </Stack>
     </Paper>
   );

@@ -5,13 +5,13 @@ import { useNavigate } from 'react-router';
 import { MESSAGE_CLEAR_MS } from '../../../../../shared/constants.ts';
 import type { Repository } from '../../../../../shared/schemas/repositories.ts';
 import { ConfirmDialog } from '../../../../components/confirm-dialog.tsx';
+import { InlineMessage } from '../../../../components/inline-message.tsx';
 import { describeError } from '../../../../lib/api-errors.ts';
 import { useAuth } from '../../../../lib/auth/auth-context.tsx';
+import { useMessage } from '../../../../lib/hooks/use-message.ts';
 import { useDeleteRepository } from '../../api/delete-repository.ts';
 import { isTimeout } from '../../api/get-repository.ts';
 import { useSyncRepository } from '../../api/sync-repository.ts';
-import { useFlashMessage } from '../../lib/use-flash-message.ts';
-import { StatusMessage } from '../status-message.tsx';
 import tones from '../tones.module.css';
 
 export const UPDATING_MESSAGE = 'Updating from GitHub...';
@@ -19,7 +19,7 @@ export const UPDATED_MESSAGE = '✅ Repository updated!';
 export const UPDATED_REFRESH_FAILED = '✅ Repository updated, but failed to refresh details.';
 export const UPDATE_TIMED_OUT = 'GitHub took too long to answer. Showing the stored data.';
 
-/** SPEC §4's update-from-GitHub and delete actions with their messages. */
+/** The update-from-GitHub and delete actions with their messages (docs/product.md#repository-detail). */
 export function RepositoryActions({ repository }: { repository: Repository }) {
   const { user } = useAuth();
   const navigate = useNavigate();
@@ -27,7 +27,7 @@ export function RepositoryActions({ repository }: { repository: Repository }) {
   const remove = useDeleteRepository(repository.id);
   const [confirming, setConfirming] = useState(false);
   const noteId = useId();
-  const { message, show, clear } = useFlashMessage();
+  const { message, show, clear } = useMessage();
   const canDelete = user !== null && (user.is_admin || user.id === repository.user_id);
 
   const onSync = () => {
@@ -37,7 +37,7 @@ export function RepositoryActions({ repository }: { repository: Repository }) {
         refreshFailed
           ? show('success', UPDATED_REFRESH_FAILED, MESSAGE_CLEAR_MS.saved)
           : show('success', UPDATED_MESSAGE, MESSAGE_CLEAR_MS.repositoryUpdated),
-      // SPEC §4: a time-out continues with the local data.
+      // A time-out continues with the local data.
       onError: (error) =>
         isTimeout(error)
           ? show('info', UPDATE_TIMED_OUT, MESSAGE_CLEAR_MS.export)
@@ -88,7 +88,11 @@ export function RepositoryActions({ repository }: { repository: Repository }) {
             Only the member who added this repository, or an administrator, can delete it.
           </Text>
         )}
-        <StatusMessage message={message} onClose={message?.kind === 'error' ? clear : undefined} />
+        {message && (
+          <InlineMessage kind={message.kind} onClose={message.kind === 'error' ? clear : undefined}>
+            {message.text}
+          </InlineMessage>
+        )}
       </Stack>
       <ConfirmDialog
         opened={confirming}

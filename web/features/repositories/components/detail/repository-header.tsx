@@ -18,7 +18,7 @@ function Metric({ label, value, exact }: { label: string; value: string; exact?:
   );
 }
 
-/** SPEC §2's header: name, commits, issues, contributors, forks, stars. */
+/** The header: name, commits, issues, contributors, forks, stars. */
 export function RepositoryHeader({ repository }: { repository: Repository }) {
   const [owner] = repository.id.split('/');
   return (

@@ -13,7 +13,7 @@ export const LITTLE_HISTORY_MESSAGE =
   'Not much history yet: the chart grows by one point per day each time this repository is updated from GitHub.';
 
 /**
- * DESIGN §3's Star Growth History: a chart of the app's own daily metrics (stars and forks),
+ * Star Growth History: a chart of the app's own daily metrics (stars and forks),
  * and a link to star-history.com for public repositories.
  */
 export function StarHistorySection({ repository }: { repository: Repository }) {

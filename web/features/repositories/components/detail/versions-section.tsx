@@ -1,5 +1,5 @@
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+import { useForm } from '@mantine/form';
 import { MESSAGE_CLEAR_MS } from '../../../../../shared/constants.ts';
 import { defaultVersionNumber, formatDate, formatDateTime, isoDay } from '../../../../../shared/format.ts';
 import {
@@ -7,10 +7,11 @@ import {
   type Version,
   versionBodySchema,
 } from '../../../../../shared/schemas/repositories.ts';
+import { InlineMessage } from '../../../../components/inline-message.tsx';
 import { describeError } from '../../../../lib/api-errors.ts';
+import { zodResolver } from '../../../../lib/forms/zod-resolver.ts';
+import { useMessage } from '../../../../lib/hooks/use-message.ts';
 import { useAddVersion } from '../../api/add-version.ts';
-import { useFlashMessage } from '../../lib/use-flash-message.ts';
-import { StatusMessage } from '../status-message.tsx';
 
 export const NO_VERSIONS = 'No versions tracked yet. Add the first version above!';
 export const VERSION_ADDED = '✅ Version added!';
@@ -20,77 +21,54 @@ function defaults() {
   return { version_number: defaultVersionNumber(today), release_date: isoDay(today), description: '' };
 }
 
-/** SPEC §2 Version Tracker: number (default vYYYY.M.D), release date (default today), description. */
+/** Version Tracker: number (default vYYYY.M.D), release date (default today), description. */
 export function VersionsSection({ repository, versions }: { repository: Repository; versions: Version[] }) {
-  const [values, setValues] = useState(defaults);
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const add = useAddVersion(repository.id);
-  const { message, show, clear } = useFlashMessage();
+  const { message, show, clear } = useMessage();
+  const form = useForm({
+    initialValues: defaults(),
+    validate: zodResolver(versionBodySchema),
+    // The schema's own output: trimmed, with an empty date or description as null.
+    transformValues: (values) => versionBodySchema.parse(values),
+  });
   const newestFirst = [...versions].reverse();
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const onSubmit = form.onSubmit((body) => {
     clear();
-    const parsed = versionBodySchema.safeParse(values);
-    if (!parsed.success) {
-      const found: Record<string, string> = {};
-      for (const issue of parsed.error.issues) {
-        const field = String(issue.path[0] ?? '');
-        if (field && !found[field]) found[field] = issue.message;
-      }
-      setErrors(found);
-      return;
-    }
-    setErrors({});
-    add.mutate(parsed.data, {
+    add.mutate(body, {
       onSuccess: () => {
-        setValues(defaults());
+        form.setValues(defaults());
         show('success', VERSION_ADDED, MESSAGE_CLEAR_MS.versionAdded);
       },
       onError: (failure) =>
         show('error', `❌ Failed to add version: ${describeError(failure, 'Request failed')}`),
     });
-  };
-
-  const set = (field: keyof ReturnType<typeof defaults>) => (value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    if (errors[field]) setErrors((current) => ({ ...current, [field]: '' }));
-  };
+  }, clear);
 
   return (
     <Stack gap="md">
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="sm">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            <TextInput
-              label="Version number"
-              required
-              value={values.version_number}
-              error={errors.version_number || undefined}
-              onChange={(event) => set('version_number')(event.currentTarget.value)}
-            />
-            <TextInput
-              label="Release date"
-              type="date"
-              value={values.release_date}
-              error={errors.release_date || undefined}
-              onChange={(event) => set('release_date')(event.currentTarget.value)}
-            />
+            <TextInput label="Version number" required {...form.getInputProps('version_number')} />
+            <TextInput label="Release date" type="date" {...form.getInputProps('release_date')} />
           </SimpleGrid>
           <Textarea
             label="Description (optional)"
             rows={2}
             resize="vertical"
-            value={values.description}
-            error={errors.description || undefined}
-            onChange={(event) => set('description')(event.currentTarget.value)}
+            {...form.getInputProps('description')}
           />
           <Group>
             <Button type="submit" disabled={add.isPending}>
               {add.isPending ? 'Adding...' : 'Add Version'}
             </Button>
           </Group>
-          <StatusMessage message={message} onClose={message?.kind === 'error' ? clear : undefined} />
+          {message && (
+            <InlineMessage kind={message.kind} onClose={message.kind === 'error' ? clear : undefined}>
+              {message.text}
+            </InlineMessage>
+          )}
         </Stack>
       </form>
       {newestFirst.length === 0 ? (

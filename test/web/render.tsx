@@ -4,13 +4,13 @@ import { userEvent } from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { createHashRouter, RouterProvider } from 'react-router';
 import { afterEach, vi } from 'vitest';
-import { STORAGE_KEYS } from '../shared/constants.ts';
-import type { RepositorySummary } from '../shared/schemas/repositories.ts';
-import type { VersionResponse } from '../shared/schemas/system.ts';
-import { App } from './app/app.tsx';
-import { AppProviders } from './app/providers.tsx';
-import { createAppRouter } from './app/router.ts';
-import type { User } from './lib/auth/user.ts';
+import { STORAGE_KEYS } from '../../shared/constants.ts';
+import type { RepositorySummary } from '../../shared/schemas/repositories.ts';
+import type { VersionResponse } from '../../shared/schemas/system.ts';
+import { App } from '../../web/app/app.tsx';
+import { AppProviders } from '../../web/app/providers.tsx';
+import { createAppRouter } from '../../web/app/router.ts';
+import type { User } from '../../web/lib/auth/user.ts';
 
 export const testVersion: VersionResponse = {
   app_name: 'Team Catalogue',
@@ -119,7 +119,7 @@ export const meFromStorage: FetchHandler = (request) => {
 /**
  * Replaces global fetch with a router of `METHOD /path` handlers. Defaults: `GET /version`
  * answers `version`, `GET /auth/me` answers the stored session (`meFromStorage`) and
- * `POST /auth/logout` succeeds; an unhandled call answers 404 with DESIGN §4's body.
+ * `POST /auth/logout` succeeds; an unhandled call answers 404 with the API's error body.
  */
 export function stubFetch(
   handlers: Record<string, FetchHandler> = {},

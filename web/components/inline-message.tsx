@@ -1,6 +1,7 @@
 import { Alert } from '@mantine/core';
 import { IconAlertCircle, IconAlertTriangle, IconCircleCheck, IconInfoCircle } from '@tabler/icons-react';
-import type { FlashMessage } from '../lib/use-flash-message.ts';
+import type { ReactNode } from 'react';
+import type { MessageKind } from '../lib/hooks/use-message.ts';
 
 const LOOK = {
   success: { color: 'green', icon: IconCircleCheck, role: 'status' },
@@ -9,22 +10,32 @@ const LOOK = {
   warning: { color: 'yellow', icon: IconAlertTriangle, role: 'status' },
 } as const;
 
-/** A flash message: errors are announced at once (alert), the rest politely (status). */
-export function StatusMessage({ message, onClose }: { message: FlashMessage | null; onClose?: () => void }) {
-  if (!message) return null;
-  const { color, icon: Icon, role } = LOOK[message.kind];
+export interface InlineMessageProps {
+  kind: MessageKind;
+  children: ReactNode;
+  title?: string;
+  /** Shows a dismiss button. */
+  onClose?: () => void;
+}
+
+/**
+ * Every inline message of the app (a form's result, an action's outcome): errors are announced
+ * at once (role alert), the rest politely (status).
+ */
+export function InlineMessage({ kind, children, title, onClose }: InlineMessageProps) {
+  const { color, icon: Icon, role } = LOOK[kind];
   return (
     <Alert
       role={role}
       color={color}
       variant="light"
-      py="xs"
+      title={title}
       icon={<Icon size={18} aria-hidden />}
       withCloseButton={onClose !== undefined}
       closeButtonLabel="Dismiss message"
       onClose={onClose}
     >
-      {message.text}
+      {children}
     </Alert>
   );
 }

@@ -1,5 +1,5 @@
-import type { Repository, RepositorySummary } from '../../../../shared/schemas/repositories.ts';
-import { jsonResponse } from '../../../test-utils.tsx';
+import type { Repository, RepositorySummary } from '../../shared/schemas/repositories.ts';
+import { jsonResponse } from './render.tsx';
 
 let next = 1;
 

@@ -9,7 +9,7 @@ const apiTarget = 'http://127.0.0.1:3000';
  * The API's path prefixes (the server's `API_PREFIXES`). Anchored so that only whole path
  * segments are proxied: a source module such as `/lib/api-client.ts` must stay with Vite.
  */
-const apiPathPattern = '^/(auth|repositories|api|health|version|docs)(/|\\?|$)';
+const apiPathPattern = '^/(auth|repositories|api|health|version|docs|tags)(/|\\?|$)';
 
 export default defineConfig({
   root: fileURLToPath(new URL('./web', import.meta.url)),

@@ -110,7 +110,7 @@ test('register → verify by mail → sign in (remember me) → reload → profi
   const resetLink = await waitForLink(request, account.email, 'reset-password');
   await page.goto(resetLink);
   await expect(input(page, 'New Password')).toBeVisible();
-  // The token is read, then removed from the address bar (SECURITY.md B3).
+  // The token is read, then removed from the address bar (docs/security.md#b3).
   expect(new URL(page.url()).hash).toBe('#/reset-password');
   await input(page, 'New Password').fill(resetPassword);
   const checklist = page.getByRole('list', { name: 'Password requirements' });

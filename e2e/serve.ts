@@ -3,7 +3,9 @@
  * DATA_DIR, the GitHub double, and a real SMTP sink. A small control server on E2E_PORT + 1
  * lets the journeys read the received mail (GET /mails), find the double (GET /github) and
  * sign in as the instance's administrator (GET /admin), registered first so that every
- * journey's own accounts go through e-mail verification like real members.
+ * journey's own accounts go through e-mail verification like real members. For the scale
+ * journey it also fills the catalogue in bulk (POST /catalogue/seed) and empties it again
+ * (POST /catalogue/clear).
  */
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
+import type { NewRepository } from '../server/modules/repos/repos.queries.ts';
+import { rebuildDerivedTables } from '../server/modules/repos/repository-labels.ts';
 import { startGitHubDouble } from '../test/github-double/index.ts';
 import { startSmtpSink } from '../test/helpers/smtp-sink.ts';
 
@@ -47,8 +51,92 @@ const registered = await app.inject({
 });
 if (registered.statusCode !== 201) throw new Error(`could not register the e2e admin: ${registered.body}`);
 
+/**
+ * `count` public repositories added by `username`, named `{prefix}{n % 97}/repo-{n}`, written in
+ * bulk and then indexed the way a restore is (one code path for the derived tables), so the
+ * journey meets what a large team's catalogue gives the server.
+ */
+async function seedCatalogue(count: number, username: string, prefix: string): Promise<number> {
+  const user = await app.db
+    .selectFrom('users')
+    .select('id')
+    .where('username', '=', username)
+    .executeTakeFirst();
+  if (!user) throw new Error(`no user ${username}`);
+  const licenses = ['MIT', 'Apache-2.0', '', 'GPL-3.0'];
+  const rows: NewRepository[] = Array.from({ length: count }, (_, i) => ({
+    full_name: `${prefix}${i % 97}/repo-${i}`,
+    github_id: 900_000_000 + i,
+    user_id: user.id,
+    name: `repo-${i}`,
+    description: `Synthetic repository number ${i} for the list's scale check`,
+    url: `https://github.com/${prefix}${i % 97}/repo-${i}`,
+    license: licenses[i % 4] ?? '',
+    topics: 'scale,test',
+    tags: `batch-${i % 50}`,
+    notes: '',
+    stars: (i * 7919) % 250_000,
+    forks: i % 5000,
+    issues: i % 300,
+    commits: 1000 + i,
+    contributors: i % 1200,
+    contributors_capped: 0,
+    language: 'TypeScript',
+    archived: 0,
+    private: 0,
+    gone: 0,
+    default_branch: 'main',
+    last_commit: new Date(Date.UTC(2026, 0, 1) - i * 3_600_000).toISOString(),
+    last_synced: '2026-08-20T10:00:00.000Z',
+    recent_commits: '[]',
+    etags: '{}',
+    created_at: '2026-08-01T10:00:00.000Z',
+    updated_at: '2026-08-20T10:00:00.000Z',
+  }));
+  for (let start = 0; start < rows.length; start += 500) {
+    await app.db
+      .insertInto('repositories')
+      .values(rows.slice(start, start + 500))
+      .execute();
+  }
+  await rebuildDerivedTables(app.db);
+  return count;
+}
+
+async function clearCatalogue(prefix: string): Promise<void> {
+  await app.db.deleteFrom('repositories').where('full_name', 'like', `${prefix}%/repo-%`).execute();
+  await rebuildDerivedTables(app.db);
+}
+
+async function controlCatalogue(url: URL): Promise<unknown> {
+  const prefix = url.searchParams.get('prefix') ?? 'scale';
+  if (!/^[a-z]+$/.test(prefix)) throw new Error('prefix: lower-case letters only');
+  if (url.pathname === '/catalogue/seed') {
+    const count = Number(url.searchParams.get('count') ?? 10_000);
+    return { seeded: await seedCatalogue(count, url.searchParams.get('username') ?? '', prefix) };
+  }
+  await clearCatalogue(prefix);
+  return { cleared: true };
+}
+
 const control = createServer((request, response) => {
   const url = new URL(request.url ?? '/', 'http://control');
+  if (
+    request.method === 'POST' &&
+    (url.pathname === '/catalogue/seed' || url.pathname === '/catalogue/clear')
+  ) {
+    controlCatalogue(url).then(
+      (body) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(body));
+      },
+      (error: unknown) => {
+        response.writeHead(500, { 'content-type': 'text/plain' });
+        response.end(String(error));
+      },
+    );
+    return;
+  }
   if (url.pathname === '/mails') {
     const to = url.searchParams.get('to')?.toLowerCase();
     const mails = smtp.mails.filter((mail) => !to || mail.to.includes(to));

@@ -2,11 +2,16 @@
  * `npm test`: every suite, non-interactively, then one closing line `N passed, M failed`.
  *
  *   1. lint (Biome) and type check (tsc) — each counts as one check
- *   2. unit, component and integration tests on SQLite (Vitest)
- *   3. the integration tests again on PostgreSQL: skipped with a printed line when no server
- *      answers, except under CI=true, where a stopped local cluster is started and failure to
- *      reach it fails the run
- *   4. the web build and the Playwright journeys in Debian's chromium (installed when missing
+ *   2. unit, component and integration tests on SQLite (Vitest), without the two below
+ *   3. the security suites (test/security/: races, log secrets, outbound faults, oracles) on
+ *      SQLite, with a tally of their own
+ *   4. the Redis-dependent tests (`*.redis.test.ts`) against TEST_REDIS_URL: skipped with a
+ *      printed line when nothing answers, except under CI=true, where a local redis-server is
+ *      started and failure to reach it fails the run
+ *   5. the integration tests and the security suites again on PostgreSQL: skipped with a
+ *      printed line when no server answers, except under CI=true, where a stopped local
+ *      cluster is started and failure to reach it fails the run
+ *   6. the web build and the Playwright journeys in Debian's chromium (installed when missing
  *      and permitted; mandatory under CI=true)
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureChromium } from './lib/ensure-chromium.ts';
 import { ensurePostgres, TEST_PG_URL } from './lib/ensure-postgres.ts';
+import { ensureRedis, TEST_REDIS_URL } from './lib/ensure-redis.ts';
 import { run } from './lib/run.ts';
 
 interface Tally {
@@ -91,10 +97,30 @@ async function playwright() {
 
 await check('lint', 'biome', ['check', '.']);
 await check('typecheck', 'tsc', ['-p', '.']);
-await vitest('sqlite', []);
+/** The security suites and the Redis tests run in passes of their own, with their own tallies. */
+const SECURITY = 'test/security/';
+const OWN_PASSES = ['--exclude', `${SECURITY}**`, '--exclude', '**/*.redis.test.ts'];
+
+await vitest('sqlite', OWN_PASSES);
+await vitest('security (sqlite)', ['--project', 'node', SECURITY]);
+
+if (await ensureRedis(ci)) {
+  await vitest('redis', ['--project', 'node', '.redis.test.'], { TEST_REDIS_URL });
+} else if (ci) {
+  console.error(
+    `\nRedis at ${TEST_REDIS_URL} could not be reached or started: the Redis pass is mandatory under CI.`,
+  );
+  add('redis', { passed: 0, failed: 1, skipped: 0 });
+} else {
+  console.log(
+    `\nRedis pass skipped: nothing answers at ${TEST_REDIS_URL} (set TEST_REDIS_URL to point elsewhere).`,
+  );
+}
 
 if (await ensurePostgres(ci)) {
-  await vitest('postgres', ['--project', 'node', 'server/'], { TEST_DB: 'postgres', TEST_PG_URL });
+  const postgres = { TEST_DB: 'postgres', TEST_PG_URL };
+  await vitest('postgres', ['--project', 'node', 'server/', ...OWN_PASSES], postgres);
+  await vitest('security (postgres)', ['--project', 'node', SECURITY], postgres);
 } else if (ci) {
   console.error(
     `\nPostgreSQL at ${TEST_PG_URL} could not be reached or started: the PostgreSQL pass is mandatory under CI.`,

@@ -50,7 +50,7 @@ describe('system calls', () => {
     expect(body).toMatchObject({ status: 'ok', database: 'ok' });
   });
 
-  it('GET /version answers SPEC §3 version info with the configured commit', async () => {
+  it('GET /version answers the version info with the configured commit', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/version' });
     expect(versionResponseSchema.parse(response.json())).toEqual({
       app_name: 'Repository Tracker',
@@ -70,7 +70,7 @@ describe('system calls', () => {
   });
 });
 
-describe('error bodies (DESIGN §4)', () => {
+describe('error bodies', () => {
   it('unknown API paths answer a JSON 404', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/repositories/nothing/here/at/all' });
     expect(response.statusCode).toBe(404);

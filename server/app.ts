@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import compress from '@fastify/compress';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import packageJson from '../package.json' with { type: 'json' };
 import { BODY_LIMIT_BYTES } from '../shared/constants.ts';
 import type { AppConfig } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
+import { createGitHubClient } from './github/github-client.ts';
 import backupSchedule from './jobs/backup-schedule.ts';
 import repositorySync from './jobs/repository-sync.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -13,30 +14,32 @@ import { resolveGitCommit } from './lib/git-commit.ts';
 import type { Resolver } from './lib/outbound-guard.ts';
 import { responseSerializerCompiler } from './lib/response-serializer.ts';
 import { resolveSecretKey } from './lib/secret-key.ts';
-import type { Mailer } from './mail/mailer.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { backupRoutes } from './modules/backups/backups.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
+import { catalogueRoutes } from './modules/repos/catalogue.routes.ts';
 import { reposRoutes } from './modules/repos/repos.routes.ts';
 import access from './plugins/access.ts';
 import auth from './plugins/auth.ts';
 import database from './plugins/database.ts';
 import errors, { sendFrameworkError } from './plugins/errors.ts';
-import github from './plugins/github.ts';
+import jobs from './plugins/jobs.ts';
 import jsonBody from './plugins/json-body.ts';
 import openapi from './plugins/openapi.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import security from './plugins/security.ts';
 import webApp from './plugins/web-app.ts';
+import { buildServices, type Services } from './services.ts';
 
 export interface BuildOptions {
   /** An already open database (tests share one per file); otherwise opened from the config. */
   database?: DatabaseHandle;
   /** Serve the SPA from this folder instead of web/dist. */
   webDistDir?: string;
-  /** Test seams: a fake clock, a capturing mailer, a fixed DNS resolver for webhook checks. */
+  /** Test seams: a fake clock, a mail transport (queued like the real one), a fixed DNS resolver for webhook checks. */
   clock?: Clock;
   mailer?: Mailer;
   resolve?: Resolver;
@@ -46,7 +49,7 @@ export interface BuildOptions {
   logStream?: { write(line: string): void };
 }
 
-/** Redacted wherever they appear in a log line (SECURITY.md C5). */
+/** Redacted wherever they appear in a log line (docs/security.md#c5). */
 const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
@@ -59,9 +62,25 @@ const REDACTED_PATHS = [
 ];
 
 /**
- * Builds the whole application from a validated config: plugins first, then modules, each
- * registered explicitly. It never listens; `main.ts` does, and tests use `inject` or listen
- * on port 0.
+ * The request as every log line shows it: the route that answered (`/repositories/:id`), never
+ * the requested path or its query string. Fastify's default logged the raw URL, so a reset
+ * link checked with `GET /auth/verify-reset-token?token=…` put a live token in the info-level
+ * log; a path or query can carry anything a client put there, so neither is logged at all.
+ */
+export function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: request.routeOptions?.url,
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
+/**
+ * Builds the whole application from a validated config: the services once (`app.services`, from
+ * services.ts), then the plugins, then the route modules, each registered explicitly. It never
+ * listens; `main.ts` does, and tests use `inject` or listen on port 0.
  */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const secretKey = resolveSecretKey(config);
@@ -69,13 +88,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     logger: {
       level: config.logLevel,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      serializers: { req: serializeRequest },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: parseTrustProxy(config.trustProxy),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
-    // Slow clients can't take forever to send a request (SECURITY.md H3); answers may stream long.
+    // Slow clients can't take forever to send a request (docs/security.md#h3); answers may stream long.
     requestTimeout: 60_000,
     return503OnClosing: true,
     routerOptions: {
@@ -85,28 +105,43 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       // of 100 answered 414 to valid long names before their route ran.
       maxParamLength: 256,
     },
-    // Router errors (bad percent-encoding, over-long parameters) get DESIGN §4's body too.
+    // Router errors (bad percent-encoding, over-long parameters) get the one error body too.
     frameworkErrors: sendFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 
+  const clock = options.clock ?? systemClock;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   app.decorate('config', config);
   app.decorate('secretKey', secretKey);
+  app.decorate('clock', clock);
 
-  await app.register(errors);
+  await app.register(errors, { clock });
   await app.register(jsonBody);
   await app.register(access);
   await app.register(security, { config });
   await app.register(compress, { threshold: 1024 });
-  await app.register(database, {
-    handle: options.database ?? openDatabase(config),
-    closeOnShutdown: options.database === undefined,
-  });
-  const clock = options.clock ?? systemClock;
+  const handle = options.database ?? openDatabase(config);
+  await app.register(database, { handle, closeOnShutdown: options.database === undefined });
+  const transport = options.mailer ?? createMailer(config, app.log);
+  app.decorate(
+    'services',
+    buildServices({
+      db: handle.db,
+      dialect: handle.dialect,
+      clock,
+      config,
+      secretKey,
+      github: createGitHubClient(config, { timeoutMs: options.githubTimeoutMs }),
+      mailer: transport,
+      log: app.log,
+      resolve: options.resolve,
+    }),
+  );
   await app.register(rateLimit, { config, clock });
-  await app.register(auth, { clock, mailer: options.mailer, resolve: options.resolve });
-  await app.register(github, { timeoutMs: options.githubTimeoutMs });
+  // Mail in flight finishes (within its deadline) before the transport the app opened closes.
+  await app.register(jobs, { afterStop: options.mailer ? undefined : () => transport.close() });
+  await app.register(auth);
   await app.register(repositorySync);
   await app.register(openapi, { config, version: packageJson.version });
 
@@ -114,7 +149,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     appName: config.appName,
     apiVersion: packageJson.version,
     gitCommit: resolveGitCommit(config.gitCommit),
-    startedAt: Date.now(),
+    startedAt: clock.now().getTime(),
   });
 
   await app.register(authRoutes);
@@ -123,6 +158,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(backupRoutes);
   await app.register(backupSchedule);
   await app.register(reposRoutes);
+  await app.register(catalogueRoutes);
 
   await app.register(webApp, { distDir: options.webDistDir });
   return app;
@@ -133,6 +169,10 @@ declare module 'fastify' {
     config: AppConfig;
     /** Signs tokens and derives the encryption key for stored secrets. */
     secretKey: string;
+    /** The app's time source (a test's fake clock when given). */
+    clock: Clock;
+    /** Every service, built once by the composition root (services.ts). */
+    services: Services;
   }
 }
 

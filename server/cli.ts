@@ -8,21 +8,19 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
+import type { FastifyBaseLogger } from 'fastify';
 import { registerBodySchema } from '../shared/schemas/auth.ts';
 import { type AppConfig, ConfigError, loadConfig } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { createGitHubClient } from './github/github-client.ts';
+import { AppError } from './lib/app-error.ts';
 import { systemClock } from './lib/clock.ts';
-import { hashPassword } from './lib/passwords.ts';
-import { writeAudit } from './modules/admin/audit.ts';
-import {
-  findUserByEmail,
-  findUserByLogin,
-  findUserByUsername,
-  insertUser,
-} from './modules/auth/auth.queries.ts';
-import { BackupService } from './modules/backups/backups.service.ts';
+import { resolveSecretKey } from './lib/secret-key.ts';
+import { createMailer } from './mail/mailer.ts';
+import { ACCOUNT_MESSAGES } from './modules/auth/accounts.service.ts';
 import { databaseHasData, RestoreError, restoreBackup } from './modules/backups/restore.ts';
+import { buildServices, type Services } from './services.ts';
 
 export const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -63,9 +61,10 @@ interface Output {
 
 interface CliContext extends Output {
   config: AppConfig;
-  /** Opens the database (once) without migrating; `migrated` brings the schema up to date first. */
+  /** Opens the database (once) without migrating: restore replaces it whole, schema included. */
   database(): DatabaseHandle;
-  migrated(): Promise<DatabaseHandle>;
+  /** The server's services (services.ts) on the database brought up to date first. */
+  services(): Promise<Services>;
   confirm(question: string): Promise<boolean>;
   interactive: boolean;
 }
@@ -94,7 +93,7 @@ function noPositionals(positionals: string[], command: string) {
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
-/** 20 characters with every class SPEC §5 asks for (letters, digits, one of @$!%*?&). */
+/** 20 characters with every class the registration rules ask for (letters, digits, one of @$!%*?&). */
 export function generatePassword(): string {
   const sets = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnopqrstuvwxyz', '23456789', '@$!%*?&'];
   const all = sets.join('');
@@ -129,30 +128,18 @@ async function createAccount(context: CliContext, args: string[], role: 'admin' 
     throw new UsageError(`--${field}: ${issue?.message ?? 'invalid value'}`);
   }
   const body = checked.data;
-  const { db } = await context.migrated();
-  if (await findUserByEmail(db, body.email))
-    throw new CommandError(`An account with the email ${body.email.toLowerCase()} already exists`);
-  if (await findUserByUsername(db, body.username))
-    throw new CommandError(`The username ${body.username} is already taken`);
-  const now = systemClock.now().toISOString();
-  const user = await insertUser(db, {
-    username: body.username,
-    email: body.email.toLowerCase(),
-    first_name: body.first_name,
-    last_name: body.last_name,
-    password_hash: await hashPassword(body.password),
-    is_admin: role === 'admin' ? 1 : 0,
-    is_verified: 1,
-    is_active: 1,
-    now,
-  });
-  await writeAudit(db, {
-    actorId: null,
-    action: 'cli.user.create',
-    target: `user:${user.id}`,
-    detail: { username: user.username, is_admin: role === 'admin' },
-    at: now,
-  });
+  const { admin } = await context.services();
+  let user: Awaited<ReturnType<typeof admin.createAccount>>;
+  try {
+    user = await admin.createAccount(body, role);
+  } catch (error) {
+    // The service's answer names no value; the operator's line names the one they typed.
+    if (error instanceof AppError && error.message === ACCOUNT_MESSAGES.emailTaken)
+      throw new CommandError(`An account with the email ${body.email.toLowerCase()} already exists`);
+    if (error instanceof AppError && error.message === ACCOUNT_MESSAGES.usernameTaken)
+      throw new CommandError(`The username ${body.username} is already taken`);
+    throw error;
+  }
   context.out(
     `Created ${role === 'admin' ? 'administrator' : 'member'} ${user.username} <${user.email}> (id ${user.id}).`,
   );
@@ -165,59 +152,30 @@ async function promote(context: CliContext, args: string[]) {
   const { positionals } = parse(args, {});
   if (positionals.length !== 1) throw new UsageError('admin promote needs exactly one <username|email>');
   const login = positionals[0] as string;
-  const { db } = await context.migrated();
-  const user = await findUserByLogin(db, login);
-  if (!user) throw new CommandError(`No account with the username or email "${login}"`);
-  if (user.is_admin === 1 && user.is_active === 1 && user.is_verified === 1) {
+  const promoted = await (await context.services()).admin.promote(login);
+  if (!promoted) throw new CommandError(`No account with the username or email "${login}"`);
+  const { user, changed } = promoted;
+  if (!changed) {
     context.out(`${user.username} is already an active administrator.`);
     return;
   }
-  const now = systemClock.now().toISOString();
-  await db
-    .updateTable('users')
-    .set({ is_admin: 1, is_active: 1, is_verified: 1, updated_at: now })
-    .where('id', '=', user.id)
-    .execute();
-  await writeAudit(db, {
-    actorId: null,
-    action: 'cli.user.promote',
-    target: `user:${user.id}`,
-    detail: {
-      field: 'is_admin',
-      old: user.is_admin === 1,
-      new: true,
-      was_active: user.is_active === 1,
-      was_verified: user.is_verified === 1,
-    },
-    at: now,
-  });
   context.out(`${user.username} <${user.email}> is now an administrator (active and verified).`);
 }
 
 async function listUsers(context: CliContext, args: string[]) {
   const { values, positionals } = parse(args, { json: { type: 'boolean' } });
   noPositionals(positionals, 'users list');
-  const { db } = await context.migrated();
-  const rows = await db
-    .selectFrom('users')
-    .select([
-      'id',
-      'username',
-      'email',
-      'first_name',
-      'last_name',
-      'is_active',
-      'is_verified',
-      'is_admin',
-      'created_at',
-    ])
-    .orderBy('id')
-    .execute();
-  const users = rows.map((row) => ({
-    ...row,
-    is_active: row.is_active === 1,
-    is_verified: row.is_verified === 1,
-    is_admin: row.is_admin === 1,
+  const all = await (await context.services()).admin.listAllUsers();
+  const users = all.map((user) => ({
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    is_active: user.is_active,
+    is_verified: user.is_verified,
+    is_admin: user.is_admin,
+    created_at: user.created_at,
   }));
   if (values.json) {
     context.out(JSON.stringify(users, null, 2));
@@ -256,14 +214,8 @@ async function listUsers(context: CliContext, args: string[]) {
 async function backup(context: CliContext, args: string[]) {
   const { values, positionals } = parse(args, { auto: { type: 'boolean' } });
   noPositionals(positionals, 'backup');
-  const handle = await context.migrated();
-  const service = new BackupService({
-    db: handle.db,
-    dialect: handle.dialect,
-    clock: systemClock,
-    dir: context.config.backupDir,
-  });
-  const created = await service.create(values.auto ? 'auto' : 'manual', null);
+  const { backups } = await context.services();
+  const created = await backups.create(values.auto ? 'auto' : 'manual', null);
   context.out(
     `Backup written: ${created.path} (${plural(created.size_bytes, 'byte')}, ${plural(created.rows, 'row')})`,
   );
@@ -356,7 +308,8 @@ export async function runCli(
     throw error;
   }
   let handle: DatabaseHandle | undefined;
-  let migrated = false;
+  let services: Promise<Services> | undefined;
+  const mailer = createMailer(config, quietLog);
   const interactive = io.interactive ?? Boolean(process.stdin.isTTY && process.stdout.isTTY);
   const context: CliContext = {
     ...io,
@@ -366,13 +319,23 @@ export async function runCli(
       handle ??= openDatabase(config);
       return handle;
     },
-    async migrated() {
-      const opened = this.database();
-      if (!migrated) {
-        await migrateToLatest(opened.db);
-        migrated = true;
-      }
-      return opened;
+    services() {
+      services ??= (async () => {
+        const { db, dialect } = this.database();
+        await migrateToLatest(db);
+        return buildServices({
+          db,
+          dialect,
+          clock: systemClock,
+          config,
+          secretKey: resolveSecretKey(config),
+          github: createGitHubClient(config),
+          // Never used here: mail is queued, and only a running server's worker sends it.
+          mailer,
+          log: quietLog,
+        });
+      })();
+      return services;
     },
     async confirm(question) {
       const prompt = createInterface({ input: process.stdin, output: process.stdout });
@@ -399,9 +362,23 @@ export async function runCli(
     io.err(`Error: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   } finally {
+    mailer.close();
     await handle?.close();
   }
 }
+
+/** The command line prints its own lines; the services' log lines (the server's JSON log) stay out. */
+const quietLog: FastifyBaseLogger = {
+  level: 'silent',
+  fatal: () => {},
+  error: () => {},
+  warn: () => {},
+  info: () => {},
+  debug: () => {},
+  trace: () => {},
+  silent: () => {},
+  child: () => quietLog,
+};
 
 // Run only when executed directly (tests import the functions).
 if (import.meta.main) {

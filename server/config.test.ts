@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
 describe('loadConfig', () => {
-  it('applies DESIGN §5 defaults', () => {
+  it('applies the documented defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       port: 3000,

@@ -2,7 +2,7 @@ import { Cron } from 'croner';
 import { z } from 'zod';
 
 /**
- * The environment of DESIGN.md §5, validated once at boot. Anything malformed stops the
+ * The environment (README.md#configuration), validated once at boot. Anything malformed stops the
  * process with one readable line per problem (see `formatConfigError`).
  */
 const booleanish = z.enum(['open', 'closed']);
@@ -44,12 +44,16 @@ export const configSchema = z
     ),
     GITHUB_GRAPHQL_URL: urlWithProtocols(['http:', 'https:'], 'must be an http(s) URL').optional(),
     GITHUB_TOKEN: z.string().min(1).optional(),
+    GITHUB_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
     SMTP_URL: urlWithProtocols(
       ['smtp:', 'smtps:'],
       'must be smtp://user:pass@host:port or smtps://…',
     ).optional(),
     MAIL_FROM: z.string().min(3).default('no-reply@localhost'),
+    SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     WEBHOOK_ALLOWED_HOSTS: commaList.default(['hooks.slack.com']),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+    JOB_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
     TRUST_PROXY: z.string().optional(),
     CORS_ORIGINS: commaList.default([]),
     REDIS_URL: urlWithProtocols(['redis:', 'rediss:'], 'must be redis://host:port').optional(),
@@ -80,9 +84,13 @@ export const configSchema = z
       githubApiUrl,
       githubGraphqlUrl: env.GITHUB_GRAPHQL_URL ?? deriveGraphqlUrl(githubApiUrl),
       githubToken: env.GITHUB_TOKEN,
+      githubTimeoutMs: env.GITHUB_TIMEOUT_MS,
       smtpUrl: env.SMTP_URL,
       mailFrom: env.MAIL_FROM,
+      smtpTimeoutMs: env.SMTP_TIMEOUT_MS,
       webhookAllowedHosts: env.WEBHOOK_ALLOWED_HOSTS,
+      webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      jobPollMs: env.JOB_POLL_MS,
       trustProxy: env.TRUST_PROXY,
       corsOrigins: env.CORS_ORIGINS,
       redisUrl: env.REDIS_URL,
@@ -116,7 +124,10 @@ function isDatabaseUrl(value: string): boolean {
   }
 }
 
-/** GitHub Enterprise serves GraphQL at /api/graphql next to REST's /api/v3 (GITHUB-API.md). */
+/**
+ * GitHub Enterprise serves GraphQL at /api/graphql next to REST's /api/v3
+ * (docs/architecture.md#renames-deletions-and-endpoints).
+ */
 function deriveGraphqlUrl(apiUrl: string): string {
   if (apiUrl.endsWith('/api/v3')) return `${apiUrl.slice(0, -'/api/v3'.length)}/api/graphql`;
   return `${apiUrl}/graphql`;

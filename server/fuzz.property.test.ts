@@ -19,7 +19,7 @@ import { createUser, signedInUser } from '../test/helpers/auth-factory.ts';
 import { createReposTestApp } from '../test/helpers/repos-app.ts';
 
 /**
- * SECURITY.md G1 / H6: fuzzing never produces a 5xx, and every error is DESIGN §4's body.
+ * docs/security.md#g1, #h6: fuzzing never produces a 5xx, and every error has the one error body.
  *
  * Every route of `app.routeAccess` (but /docs and the static `/*`) gets generated requests,
  * each sent as an anonymous caller, a signed-in member and an admin: bodies built from the
@@ -192,7 +192,7 @@ async function heal() {
         .selectAll()
         .where('id', '=', who.id)
         .executeTakeFirstOrThrow();
-      const session = await t.app.tokens.startSession(row, false);
+      const session = await t.app.services.tokens.startSession(row, false);
       who.headers = { authorization: `Bearer ${session.access_token}` };
     }
     const status = await t.app.inject({ method: 'GET', url: '/auth/me/github-token', headers: who.headers });
@@ -891,7 +891,7 @@ function checkResponse(description: string, method: Method, response: LightMyReq
     throw new Error(`${description} → ${status} with a body that is not JSON: ${text.slice(0, 300)}`);
   }
   const parsed = strictErrorBody.safeParse(body);
-  expect(parsed.success, `${description} → ${status} body is not DESIGN §4's: ${text.slice(0, 300)}`).toBe(
+  expect(parsed.success, `${description} → ${status} body is not the error body: ${text.slice(0, 300)}`).toBe(
     true,
   );
   expect(String(response.headers['content-type'])).toMatch(/^application\/json/);
@@ -921,7 +921,7 @@ function operationOf(route: { method: string; url: string }): OpenApiOperation |
   return openapi.paths[path]?.[route.method === 'HEAD' ? 'get' : route.method.toLowerCase()];
 }
 
-describe('fuzzing never produces a 5xx (SECURITY.md G1, H6)', () => {
+describe('fuzzing never produces a 5xx (docs/security.md#g1, #h6)', () => {
   beforeAll(() => {
     totals.started = Date.now();
   });

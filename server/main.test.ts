@@ -1,10 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startGitHubDouble } from '../test/github-double/index.ts';
 
 const mainFile = new URL('./main.ts', import.meta.url).pathname;
+const cliFile = new URL('./cli.ts', import.meta.url).pathname;
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
 
@@ -37,6 +40,50 @@ function startMain(env: Record<string, string>) {
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+/** `node server/cli.ts …` on the same DATA_DIR; resolves with its exit code. */
+function runCli(args: string[], env: Record<string, string>): Promise<number | null> {
+  const child = spawn(process.execPath, [cliFile, ...args], {
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env },
+    stdio: 'ignore',
+    cwd: tempDataDir(),
+  });
+  return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+}
+
+/** One request over `agent`; resolves with the status, the Connection header and the body. */
+function request(
+  agent: http.Agent,
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; connection: string | undefined; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: options.method ?? 'GET', agent, headers: options.headers },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => {
+          body += chunk;
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+async function waitFor(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
 }
 
 async function waitForListening(read: () => { stdout: string }): Promise<string> {
@@ -80,5 +127,80 @@ describe('server/main.ts', () => {
     expect(readFileSync(keyFile, 'utf8')).toBe(key);
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
+  });
+
+  it('SIGTERM with keep-alive clients: idle ones are closed at once, the in-flight add finishes with Connection: close, exit 0 well inside the grace', async () => {
+    // Each GitHub answer takes 300 ms, so the add (3–4 GitHub requests) is still running when
+    // the signal arrives.
+    const github = await startGitHubDouble({ latencyMs: 300 });
+    try {
+      const dataDir = tempDataDir();
+      const env = {
+        DATA_DIR: dataDir,
+        SECRET_KEY: 'main-test-secret-key-0123456789abcdef0123456789abcdef',
+        GITHUB_API_URL: github.url,
+        SYNC_SCHEDULE: 'off',
+        BACKUP_SCHEDULE: 'off',
+      };
+      const password = 'DrainTest1234';
+      const created = await runCli(
+        [
+          'admin',
+          'create',
+          '--email',
+          'drain@example.com',
+          '--username',
+          'drainer',
+          '--first-name',
+          'Dee',
+        ].concat(['--last-name', 'Rain', '--password', password]),
+        env,
+      );
+      expect(created).toBe(0);
+      const run = startMain({ ...env, PORT: '0' });
+      const base = await waitForListening(run.output);
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+      const json = { 'content-type': 'application/json' };
+      const signIn = await request(agent, `${base}/auth/login`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ email_or_username: 'drainer', password }),
+      });
+      expect(signIn.status).toBe(200);
+      expect(signIn.connection).toBe('keep-alive');
+      const token = JSON.parse(signIn.body).access_token as string;
+      // A second client whose keep-alive connection sits idle in its pool.
+      const idleAgent = new http.Agent({ keepAlive: true });
+      expect((await request(idleAgent, `${base}/health`)).connection).toBe('keep-alive');
+      const idleSocket = Object.values(idleAgent.freeSockets).flat()[0];
+      if (!idleSocket) throw new Error('no pooled keep-alive socket');
+      const idleClosed = new Promise<number>((resolve) =>
+        idleSocket.once('close', () => resolve(Date.now())),
+      );
+
+      const adding = request(agent, `${base}/repositories/`, {
+        method: 'POST',
+        headers: { ...json, authorization: `Bearer ${token}` },
+        body: JSON.stringify({ id: 'facebook/react' }),
+      });
+      await waitFor(() => github.requests.length > 0, 'the add to reach GitHub');
+      const signalledAt = Date.now();
+      run.child.kill('SIGTERM');
+
+      const added = await adding;
+      const answeredAt = Date.now();
+      expect(added.status).toBe(201);
+      expect(added.connection).toBe('close');
+      expect(await run.exited).toBe(0);
+      const exitedAt = Date.now();
+      // The idle connection went at once, not when the add finished.
+      expect(await idleClosed).toBeLessThan(answeredAt);
+      // Well inside the 10 s grace: it exited because nothing was left, not on the timer.
+      expect(exitedAt - signalledAt).toBeLessThan(5000);
+      agent.destroy();
+      idleAgent.destroy();
+    } finally {
+      await github.close();
+    }
   });
 });

@@ -10,6 +10,8 @@ export const SCROLL_TRIGGER_PX = 200;
 export const SCROLL_DEBOUNCE_MS = 400;
 export const SCROLL_SIMULATED_DELAY_MS = 300;
 export const SCROLL_AUTOFILL_MAX = 20;
+/** The list's search waits this long after the last keystroke before asking the server. */
+export const SEARCH_DEBOUNCE_MS = 150;
 
 export const MOBILE_BREAKPOINT_PX = 768;
 export const CARD_DENSITIES = [2, 3, 4] as const;

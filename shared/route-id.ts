@@ -1,5 +1,5 @@
 /**
- * Repository ids in routes (DESIGN §3): base64 of the full name. Written URL-safe without
+ * Repository ids in routes (docs/product.md#route-table): base64 of the full name. Written URL-safe without
  * padding (RFC 4648 §5); read in either alphabet, padded or not.
  */
 

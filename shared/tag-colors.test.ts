@@ -25,7 +25,7 @@ function contrast(a: string, b: string): number {
   return (high + 0.05) / (low + 0.05);
 }
 
-describe('tag colours (SPEC §2, §9)', () => {
+describe('tag colours', () => {
   it('has 12 distinct pairs, each readable (AA) in light and dark mode', () => {
     expect(TAG_COLORS).toHaveLength(TAG_COLOR_PAIRS);
     expect(TAG_COLOR_PAIRS).toBe(12);
@@ -75,7 +75,7 @@ describe('countTags (Tags page)', () => {
   });
 });
 
-describe('tagSuggestions (SPEC §6, §9)', () => {
+describe('tagSuggestions', () => {
   const rows = [
     { user_id: 1, tags: 'b,a,c' },
     { user_id: 1, tags: 'a,c' },
@@ -100,7 +100,7 @@ describe('tagSuggestions (SPEC §6, §9)', () => {
   });
 });
 
-describe('normalizeTagList (SPEC §5 tag entry)', () => {
+describe('normalizeTagList (tag entry rules)', () => {
   it('trims, drops empties and case-insensitive duplicates; a suggestion’s spelling wins', () => {
     expect(normalizeTagList([' web ', '', 'React', 'react', 'WEB', 'GraphQL'], ['react', 'graphql'])).toEqual(
       ['web', 'react', 'graphql'],

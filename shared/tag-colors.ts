@@ -1,5 +1,5 @@
 /**
- * Tags as the screens show them (SPEC §2, §9): a chip colour from 12 fixed pairs chosen by a
+ * Tags as the screens show them (docs/product.md#formatting): a chip colour from 12 fixed pairs chosen by a
  * hash of the lower-cased name, the counts of the Tags page, and the suggestions of the tag
  * editors (up to 8 most-used tags of the member's own repositories).
  */
@@ -78,7 +78,7 @@ function countInto(counts: Map<string, TagCount>, tags: string): void {
 
 const byName = /* @__PURE__ */ new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
-/** Every tag with its repository count, sorted by name (SPEC §2 Tags page). */
+/** Every tag with its repository count, sorted by name (docs/product.md#tags-page). */
 export function countTags(repositories: readonly Tagged[]): TagCount[] {
   const counts = new Map<string, TagCount>();
   for (const repository of repositories) countInto(counts, repository.tags);
@@ -104,7 +104,7 @@ export function hasTag(tags: string, tag: string): boolean {
 }
 
 /**
- * SPEC §6/§9: up to 8 most-used tags of the member's own repositories (user_id equals theirs),
+ * Up to 8 most-used tags of the member's own repositories (user_id equals theirs),
  * by count descending, then by name.
  */
 export function tagSuggestions(
@@ -122,8 +122,8 @@ export function tagSuggestions(
 }
 
 /**
- * SPEC §5's tag entry rules applied to a whole list: trimmed, empties dropped, a tag that
- * matches a suggestion in another case takes the suggestion's spelling, and case-insensitive
+ * The tag entry rules (docs/product.md#validation-rules) applied to a whole list: trimmed, empties dropped, a
+ * tag that matches a suggestion in another case takes the suggestion's spelling, and case-insensitive
  * duplicates are dropped (the first one stays).
  */
 export function normalizeTagList(tags: readonly string[], suggestions: readonly string[] = []): string[] {

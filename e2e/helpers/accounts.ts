@@ -22,9 +22,10 @@ export function newAccount(prefix: string, password = 'Journey1Passw0rd'): Accou
 }
 
 /**
- * The first account of an empty instance becomes an admin without verification (DESIGN §2).
- * Registering a throwaway one first makes sure the journey's own account is an ordinary one
- * that goes through the e-mail link (harmless when another spec already took the first slot).
+ * The first account of an empty instance becomes an admin without verification
+ * (docs/product.md#accounts-and-sessions). Registering a throwaway one first makes sure the journey's own
+ * account is an ordinary one that goes through the e-mail link (harmless when another spec already took the
+ * first slot).
  */
 export async function registerThrowawayFirstAccount(request: APIRequestContext): Promise<void> {
   const account = newAccount('first');

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from './database.ts';
+import { createTestDatabase, testDialect } from '../../test/helpers/test-database.ts';
+import { isUniqueViolation, openDatabase } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
 
@@ -12,7 +13,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('SQLite (SECURITY.md H1)', () => {
+describe('SQLite (docs/security.md#h1)', () => {
   it('opens in WAL with synchronous=FULL, foreign keys and a busy timeout', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rt-db-'));
     dirs.push(dir);
@@ -43,5 +44,61 @@ describe('SQLite (SECURITY.md H1)', () => {
     const names = Object.keys(migrations);
     expect(names).toEqual([...names].sort());
     for (const name of names) expect(name).toMatch(/^\d{4}-\d{2}-\d{2}-\d{4}-[a-z0-9-]+$/);
+  });
+});
+
+describe(`unique violations on ${testDialect} (by the driver's code, not the message)`, () => {
+  it('tells a taken unique value or primary key from any other failed write', async () => {
+    const database = await createTestDatabase();
+    const { db } = database.handle;
+    try {
+      await migrateToLatest(db);
+      const user = (username: string, email: string) => ({
+        username,
+        email,
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        password_hash: 'x',
+        is_active: 1 as const,
+        is_verified: 1 as const,
+        is_admin: 0 as const,
+        created_at: '2026-11-23T00:00:00.000Z',
+        updated_at: '2026-11-23T00:00:00.000Z',
+      });
+      const failure = (write: Promise<unknown>) =>
+        write.then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      const inserted = await db
+        .insertInto('users')
+        .values(user('ada', 'ada@example.com'))
+        .returning('id')
+        .executeTakeFirstOrThrow();
+
+      const sameEmail = await failure(
+        db.insertInto('users').values(user('other', 'ada@example.com')).execute(),
+      );
+      const sameId = await failure(
+        db
+          .insertInto('users')
+          .values({ ...user('third', 'third@example.com'), id: inserted.id })
+          .execute(),
+      );
+      const missingRow = await failure(
+        db
+          .insertInto('comments')
+          .values({ repository_id: 999, user_id: null, author: 'a', comment: 'b', created_at: 'c' })
+          .execute(),
+      );
+      expect(isUniqueViolation(sameEmail)).toBe(true);
+      expect(isUniqueViolation(sameId)).toBe(true);
+      expect(missingRow).toBeInstanceOf(Error);
+      expect(isUniqueViolation(missingRow)).toBe(false);
+      expect(isUniqueViolation(new Error('UNIQUE constraint failed: users.email'))).toBe(false);
+      expect(isUniqueViolation(undefined)).toBe(false);
+    } finally {
+      await database.dispose();
+    }
   });
 });

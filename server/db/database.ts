@@ -27,7 +27,7 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
 function openSqlite(file: string): DatabaseHandle {
   if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
   const sqlite = new SQLite(file);
-  // SECURITY.md H1: WAL for concurrent readers, FULL so an acknowledged write survives power
+  // docs/security.md#h1: WAL for concurrent readers, FULL so an acknowledged write survives power
   // loss (better-sqlite3 leaves NORMAL in WAL), foreign keys on, and a busy timeout so a
   // concurrent writer waits instead of failing.
   if (file !== ':memory:') sqlite.pragma('journal_mode = WAL');
@@ -39,17 +39,7 @@ function openSqlite(file: string): DatabaseHandle {
     sqlite.close();
     throw new Error(`SQLite quick_check failed for ${file}: ${String(check)}`);
   }
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  let closed = false;
-  return {
-    db,
-    dialect: 'sqlite',
-    async close() {
-      if (closed) return;
-      closed = true;
-      await db.destroy();
-    },
-  };
+  return handleOf(new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite');
 }
 
 // int8 (bigint, count(*)) arrives as a string by default; every value we store fits a double
@@ -60,15 +50,30 @@ function openPostgres(connectionString: string): DatabaseHandle {
   const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5000 });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return handleOf(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
+}
+
+function handleOf(db: Kysely<Database>, dialect: Dialect): DatabaseHandle {
   let closed = false;
   return {
     db,
-    dialect: 'postgres',
+    dialect,
     async close() {
       if (closed) return;
       closed = true;
       await db.destroy();
     },
   };
+}
+
+/**
+ * The driver's code for a unique or primary-key violation: better-sqlite3's extended result
+ * codes, PostgreSQL's SQLSTATE 23505. The message text differs by driver, version and locale.
+ */
+const UNIQUE_VIOLATION_CODES = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY', '23505']);
+
+/** Whether a failed write broke a unique index (a parallel writer took the value first). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && UNIQUE_VIOLATION_CODES.has(code);
 }

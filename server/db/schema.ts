@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 /**
  * Table types for Kysely. Timestamps are ISO-8601 UTC strings on both dialects so that rows
@@ -8,6 +8,26 @@ export interface JobLeasesTable {
   name: string;
   holder: string;
   expires_at: string;
+}
+
+/** pending: waiting or running under a lease; succeeded and failed are final outcomes. */
+export type JobStatus = 'pending' | 'succeeded' | 'failed';
+
+/** The durable job queue (server/jobs/job-queue.ts). */
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  payload: string;
+  status: Generated<JobStatus>;
+  run_at: string;
+  attempts: Generated<number>;
+  max_attempts: number;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
 }
 
 export interface AuditLogTable {
@@ -41,6 +61,16 @@ export interface UsersTable {
   github_token_set_at: string | null;
   slack_webhook_enc: string | null;
   slack_webhook_set_at: string | null;
+}
+
+/** A `users` row as read: the auth, me and admin modules all work on it. */
+export type UserRow = Selectable<UsersTable>;
+
+/** At most one row (id 1): the first-admin path of sign-up has been taken. */
+export interface InstanceBootstrapTable {
+  id: number;
+  user_id: number | null;
+  claimed_at: string;
 }
 
 export interface RefreshTokensTable {
@@ -139,6 +169,32 @@ export interface RepositoryMetricsTable {
   contributors: number;
 }
 
+/**
+ * Derived tables (docs/product.md#catalogue-queries): rebuilt from `repositories`, never backed
+ * up. Tags and topics: one row per entry, keyed by the lower-cased spelling.
+ */
+export interface RepositoryTagsTable {
+  repository_id: number;
+  tag: string;
+  tag_lower: string;
+}
+
+export interface RepositoryTopicsTable {
+  repository_id: number;
+  topic: string;
+  topic_lower: string;
+}
+
+/**
+ * The lower-cased search document of each repository. This is PostgreSQL's shape; on SQLite it
+ * is an FTS5 table whose rowid is the repository id, so it is only written and read through
+ * server/modules/repos/repository-labels.ts and catalogue-query.ts.
+ */
+export interface RepositorySearchTable {
+  repository_id: number;
+  document: string;
+}
+
 export interface Database {
   repositories: RepositoriesTable;
   repository_aliases: RepositoryAliasesTable;
@@ -146,9 +202,14 @@ export interface Database {
   comments: CommentsTable;
   versions: VersionsTable;
   repository_metrics: RepositoryMetricsTable;
+  repository_tags: RepositoryTagsTable;
+  repository_topics: RepositoryTopicsTable;
+  repository_search: RepositorySearchTable;
   users: UsersTable;
+  instance_bootstrap: InstanceBootstrapTable;
   refresh_tokens: RefreshTokensTable;
   email_tokens: EmailTokensTable;
   job_leases: JobLeasesTable;
+  jobs: JobsTable;
   audit_log: AuditLogTable;
 }

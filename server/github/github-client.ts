@@ -1,9 +1,10 @@
 import { Octokit } from '@octokit/core';
 import { RequestError } from '@octokit/request-error';
 import type { Commit } from '../../shared/schemas/repositories.ts';
+import type { AppConfig } from '../config.ts';
 import { GitHubError, MESSAGES, rateLimitMessage } from './github-error.ts';
 import { countFromLink } from './link-header.ts';
-import type { SharedQuota } from './quota.ts';
+import { SharedQuota } from './quota.ts';
 import { QuotaBook } from './quota-book.ts';
 import { CAPPED_CONTRIBUTORS, licenseLabel, type RepositorySnapshot } from './repository-snapshot.ts';
 import { Semaphore } from './semaphore.ts';
@@ -21,9 +22,23 @@ export interface GitHubClientOptions {
   graphqlUrl: string;
   /** GITHUB_TOKEN: used for public repositories when the member has no token of their own. */
   serverToken?: string;
-  sharedQuota: SharedQuota;
+  /** The server token's (or the anonymous) quota as members see it; a new one by default. */
+  sharedQuota?: SharedQuota;
+  /** Deadline of one request, its answer's body included (GITHUB_TIMEOUT_MS). */
   timeoutMs?: number;
+  /** The largest answer read (MAX_ANSWER_BYTES by default). */
+  maxAnswerBytes?: number;
   userAgent?: string;
+}
+
+/** One REST call: with `etag` it is conditional (a 304 keeps what is stored). */
+interface RestCall {
+  token: string | null;
+  route: string;
+  params: Record<string, string | number>;
+  etag?: string;
+  /** What the call is about (`owner/name`, or a login), for the error message. */
+  subject: string;
 }
 
 interface RestAnswer<T> {
@@ -60,31 +75,100 @@ interface RestCommit {
   author: { login?: string } | null;
 }
 
+/**
+ * The largest GitHub answer read: a page of 100 commits is about 0.4 MB and a 25-repository
+ * GraphQL answer about 0.2 MB. A bigger one is refused instead of filling memory.
+ */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The connection failed, the answer missed the deadline (headers or body), or it was too large.
+ * Not retried: a GitHub that didn't answer within the deadline would double the wait.
+ */
+class TransportFailure extends Error {
+  override name = 'TransportFailure';
+}
+
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * Octokit's fetch, reading the whole answer under the request's deadline signal before Octokit
+ * sees it, at most `maxBytes`. Octokit reads bodies itself and swallows a failure mid-body (a
+ * connection reset or a deadline during a slow drip became an empty 200 answer), and reads
+ * any size: here both fail the request, as a TransportFailure.
+ */
+export function boundedFetch(maxBytes: number): typeof fetch {
+  return async (input, init) => {
+    let response: Response;
+    try {
+      response = await fetch(input, init);
+    } catch (error) {
+      throw new TransportFailure(describeFailure(error), { cause: error });
+    }
+    if (!response.body) return response;
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        if (size > maxBytes) throw new TransportFailure(`GitHub's answer is larger than ${maxBytes} bytes`);
+        chunks.push(value);
+      }
+    } catch (error) {
+      reader.cancel().catch(() => {});
+      throw error instanceof TransportFailure
+        ? error
+        : new TransportFailure(describeFailure(error), { cause: error });
+    }
+    return new Response(NULL_BODY_STATUSES.has(response.status) ? null : Buffer.concat(chunks), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof Error && error.name === 'TimeoutError') return 'GitHub did not answer in time';
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
+  return `GitHub could not be reached${cause ? `: ${cause}` : ''}`;
+}
+
 /** A request needs at most this many calls: repos/get, commits, commit count, contributors. */
 export const FULL_FETCH_COST = 4;
 const RETRYABLE_STATUSES = new Set([500, 502, 503, 504]);
 
 /**
- * GitHub through Octokit, kind to its quota (DESIGN §3, GITHUB-API.md): conditional requests
+ * GitHub through Octokit, kind to its quota (docs/architecture.md#github-usage): conditional requests
  * with stored ETags (a 304 with a token costs nothing), counts from `Link` with `per_page=1`,
  * bounded concurrency per token, `x-ratelimit-*` and `retry-after` honoured, 409 never retried,
- * 10-second time-outs, and failures turned into GitHubError with a message a user can act on.
+ * deadlines (10 s by default) covering the answer body, answers capped at 8 MiB, and failures turned into GitHubError with a message a user can act on.
  */
 export class GitHubClient {
   readonly #options: Required<Omit<GitHubClientOptions, 'serverToken'>> & { serverToken?: string };
   readonly #clients = new Map<string, Octokit>();
   readonly #limits = new Map<string, Semaphore>();
   readonly quotaBook = new QuotaBook();
+  /** Fed by every answer to the server token (or to anonymous calls without one). */
+  readonly sharedQuota: SharedQuota;
 
   constructor(options: GitHubClientOptions) {
+    this.sharedQuota = options.sharedQuota ?? new SharedQuota();
     this.#options = {
       ...options,
+      sharedQuota: this.sharedQuota,
       timeoutMs: options.timeoutMs ?? 10_000,
+      maxAnswerBytes: options.maxAnswerBytes ?? MAX_ANSWER_BYTES,
       userAgent: options.userAgent ?? 'repo-tracker',
     };
   }
 
-  /** The token to act with: the member's own, else the server's, else none (DESIGN §3). */
+  /**
+   * The token to act with: the member's own, else the server's, else none (docs/architecture.md#which-token).
+   */
   tokenFor(personalToken: string | null | undefined): string | null {
     return personalToken || this.#options.serverToken || null;
   }
@@ -113,13 +197,13 @@ export class GitHubClient {
     const [owner, repo] = splitFullName(fullName);
     const etags: Etags = { ...previous?.etags };
 
-    const repoAnswer = await this.#rest<RestRepository>(
+    const repoAnswer = await this.#rest<RestRepository>({
       token,
-      'GET /repos/{owner}/{repo}',
-      { owner, repo },
-      previous ? etags.repo : undefined,
-      fullName,
-    );
+      route: 'GET /repos/{owner}/{repo}',
+      params: { owner, repo },
+      etag: previous ? etags.repo : undefined,
+      subject: fullName,
+    });
     let base: RepositorySnapshot;
     if (repoAnswer.status === 304 && previous) {
       base = previous.snapshot;
@@ -152,13 +236,12 @@ export class GitHubClient {
       commits: recent.commits.length,
     };
     if (recent.hasMore) {
-      const count = await this.#rest<unknown[]>(
+      const count = await this.#rest<unknown[]>({
         token,
-        'GET /repos/{owner}/{repo}/commits',
-        { ...names, per_page: 1 },
-        undefined,
-        fullName,
-      );
+        route: 'GET /repos/{owner}/{repo}/commits',
+        params: { ...names, per_page: 1 },
+        subject: fullName,
+      });
       history.commits = countFromLink(headerString(count.headers.link), count.data.length);
     }
     const contributors = await this.#contributorCount(token, names, fullName);
@@ -198,13 +281,12 @@ export class GitHubClient {
   async #collectNames(route: string, login: string, token: string | null, max: number): Promise<string[]> {
     const names: string[] = [];
     for (let page = 1; names.length < max; page++) {
-      const answer = await this.#rest<{ full_name: string }[]>(
+      const answer = await this.#rest<{ full_name: string }[]>({
         token,
         route,
-        { login, per_page: 100, page },
-        undefined,
-        login,
-      );
+        params: { login, per_page: 100, page },
+        subject: login,
+      });
       names.push(...answer.data.map((repository) => repository.full_name));
       const last = countFromLink(headerString(answer.headers.link), page);
       if (page >= last || answer.data.length === 0) break;
@@ -212,7 +294,7 @@ export class GitHubClient {
     return names.slice(0, max);
   }
 
-  /** The newest commits of the default branch, for the detail screen (SPEC `?limit=10`). */
+  /** The newest commits of the default branch, for the detail screen (`?limit=10`). */
   async listCommits(fullName: string, token: string | null, limit: number): Promise<Commit[]> {
     const [owner, repo] = splitFullName(fullName);
     const recent = await this.#recentCommits(token, { owner, repo }, undefined, fullName, limit);
@@ -227,13 +309,13 @@ export class GitHubClient {
     limit = 10,
   ): Promise<{ status: number; commits: Commit[]; hasMore: boolean; etag?: string }> {
     try {
-      const answer = await this.#rest<RestCommit[]>(
+      const answer = await this.#rest<RestCommit[]>({
         token,
-        'GET /repos/{owner}/{repo}/commits',
-        { ...names, per_page: limit },
+        route: 'GET /repos/{owner}/{repo}/commits',
+        params: { ...names, per_page: limit },
         etag,
-        fullName,
-      );
+        subject: fullName,
+      });
       if (answer.status === 304) return { status: 304, commits: [], hasMore: false };
       return {
         status: answer.status,
@@ -254,13 +336,12 @@ export class GitHubClient {
     fullName: string,
   ): Promise<{ contributors: number; contributorsCapped: boolean }> {
     try {
-      const answer = await this.#rest<unknown[] | undefined>(
+      const answer = await this.#rest<unknown[] | undefined>({
         token,
-        'GET /repos/{owner}/{repo}/contributors',
-        { ...names, per_page: 1, anon: '1' },
-        undefined,
-        fullName,
-      );
+        route: 'GET /repos/{owner}/{repo}/contributors',
+        params: { ...names, per_page: 1, anon: '1' },
+        subject: fullName,
+      });
       // 204 No Content: an empty repository has no contributors.
       if (answer.status === 204 || !Array.isArray(answer.data))
         return { contributors: 0, contributorsCapped: false };
@@ -277,13 +358,8 @@ export class GitHubClient {
   }
 
   /** One REST call with a time-out, the token's concurrency limit and quota bookkeeping. */
-  async #rest<T>(
-    token: string | null,
-    route: string,
-    params: Record<string, string | number>,
-    etag: string | undefined,
-    fullName: string,
-  ): Promise<RestAnswer<T>> {
+  async #rest<T>(call: RestCall): Promise<RestAnswer<T>> {
+    const { token, route, params, etag, subject: fullName } = call;
     // `.` and `..` are no GitHub owner or name, and in a URL they are path steps: the id
     // `../rate_limit` (which the owner/name pattern accepts) became GET /rate_limit with the
     // caller's token, and a 500 (found by server/fuzz.property.test.ts). Every REST call
@@ -320,7 +396,7 @@ export class GitHubClient {
     fullName: string,
     attempt: number,
   ): number | 'not_modified' | null {
-    if (!(error instanceof RequestError)) return null;
+    if (!(error instanceof RequestError) || error.cause instanceof TransportFailure) return null;
     const headers = (error.response?.headers ?? {}) as Record<string, string | number | undefined>;
     this.#recordQuota(token, headers);
     if (error.status === 304) return 'not_modified';
@@ -383,7 +459,7 @@ export class GitHubClient {
         auth: token ?? undefined,
         baseUrl: this.#options.apiUrl,
         userAgent: this.#options.userAgent,
-        request: { retries: 0 },
+        request: { retries: 0, fetch: boundedFetch(this.#options.maxAnswerBytes) },
       });
       this.#clients.set(key, client);
     }
@@ -405,7 +481,7 @@ export class GitHubClient {
     const key = `graphql:${QuotaBook.keyOf(token)}`;
     let limit = this.#limits.get(key);
     if (!limit) {
-      // One GraphQL query at a time per token (GITHUB-API.md secondary limits).
+      // One GraphQL query at a time per token (docs/architecture.md#graphql-batching).
       limit = new Semaphore(1);
       this.#limits.set(key, limit);
     }
@@ -422,6 +498,20 @@ export class GitHubClient {
     const [owner, repo] = splitFullName(fullName);
     return this.#contributorCount(token, { owner, repo }, fullName);
   }
+}
+
+/**
+ * The process's client, from GITHUB_API_URL, GITHUB_GRAPHQL_URL, GITHUB_TOKEN and
+ * GITHUB_TIMEOUT_MS (tests of hangs pass a shorter `timeoutMs`).
+ */
+export function createGitHubClient(config: AppConfig, options: { timeoutMs?: number } = {}): GitHubClient {
+  return new GitHubClient({
+    apiUrl: config.githubApiUrl,
+    graphqlUrl: config.githubGraphqlUrl,
+    serverToken: config.githubToken,
+    timeoutMs: options.timeoutMs ?? config.githubTimeoutMs,
+    userAgent: `${config.appName.replace(/[^\w.-]+/g, '-')}/repo-tracker`,
+  });
 }
 
 class EmptyRepository extends Error {}

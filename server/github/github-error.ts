@@ -1,4 +1,6 @@
-/** Why a GitHub call failed, in the terms the user needs (DESIGN §3, GITHUB-API.md status cases). */
+import { AppError, notFound } from '../lib/app-error.ts';
+
+/** Why a GitHub call failed, in the terms the user needs (docs/product.md#github-errors). */
 export type GitHubErrorKind = 'not_found' | 'rate_limited' | 'bad_credentials' | 'unreachable' | 'forbidden';
 
 export class GitHubError extends Error {
@@ -30,3 +32,25 @@ export const MESSAGES = {
   unreachable: 'GitHub could not be reached (time-out or outage). Please try again later.',
   forbidden: 'GitHub refused the request.',
 } as const;
+
+/**
+ * GitHub's failures as API answers the user can act on (docs/product.md#github-errors). The one
+ * mapping: services let a GitHubError through and the error handler answers with this.
+ */
+export function toAppError(error: GitHubError, now: Date): AppError {
+  switch (error.kind) {
+    case 'not_found':
+      return notFound(error.message);
+    case 'rate_limited': {
+      const retryAfter = error.resetAt
+        ? Math.max(1, Math.ceil((error.resetAt.getTime() - now.getTime()) / 1000))
+        : 60;
+      return new AppError(429, 'rate_limited', error.message, { retryAfter });
+    }
+    case 'bad_credentials':
+    case 'forbidden':
+      return new AppError(400, 'bad_request', error.message);
+    default:
+      return new AppError(502, 'bad_gateway', error.message);
+  }
+}

@@ -4,7 +4,10 @@ import type { GitHubClient } from './github-client.ts';
 import { GitHubError, MESSAGES, rateLimitMessage } from './github-error.ts';
 import { licenseLabel, type RepositorySnapshot } from './repository-snapshot.ts';
 
-/** Repositories per query: GitHub's 10-second query limit, not a documented cap, sets it (GITHUB-API.md). */
+/**
+ * Repositories per query: GitHub's 10-second query limit, not a documented cap, sets it
+ * (docs/architecture.md#graphql-batching).
+ */
 export const GRAPHQL_BATCH_SIZE = 25;
 
 const FRAGMENT = `fragment RepoFields on Repository {
@@ -86,7 +89,7 @@ export function mapGraphqlRepository(data: GraphqlRepository): RepositorySnapsho
     topics: data.repositoryTopics.nodes.map((node) => node.topic.name),
     stars: data.stargazerCount,
     forks: data.forkCount,
-    // Issues plus pull requests, so both API paths give the same number (DESIGN §3).
+    // Issues plus pull requests, so both API paths give the same number.
     issues: data.issues.totalCount + data.pullRequests.totalCount,
     language: data.primaryLanguage?.name ?? null,
     archived: data.isArchived,

@@ -1,6 +1,6 @@
 /**
  * The shared GitHub quota (server token, or anonymous) as last seen in GitHub's
- * `x-ratelimit-*` headers. Null until GitHub has been called (DESIGN §3).
+ * `x-ratelimit-*` headers. Null until GitHub has been called (docs/architecture.md#quota-bookkeeping).
  */
 export class SharedQuota {
   remaining: number | null = null;

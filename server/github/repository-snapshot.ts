@@ -34,5 +34,5 @@ export function licenseLabel(
   return license.name ?? '';
 }
 
-/** When GitHub won't count contributors, the catalogue says "1000+" (DESIGN §3). */
+/** When GitHub won't count contributors, the catalogue says "1000+" (docs/product.md#entities). */
 export const CAPPED_CONTRIBUTORS = 1000;

@@ -1,11 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { Cron } from 'croner';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { BackupService } from '../modules/backups/backups.service.ts';
-import { createBackupService } from '../modules/backups/create-backup-service.ts';
-import { claimScheduledRun, scheduledTimeOf } from './job-lease.ts';
+import { claimScheduledRun, type ScheduledTick, scheduleRuns } from './job-lease.ts';
 
 export const BACKUP_JOB_NAME = 'backup:auto';
 
@@ -27,9 +23,8 @@ export function parseBackupSchedule(pattern: string): Cron | null {
  * another instance had the tick.
  */
 export async function runScheduledBackup(
-  app: Pick<FastifyInstance, 'db' | 'log'>,
-  service: BackupService,
-  tick: { holder: string; runAt: Date; until: Date },
+  app: Pick<FastifyInstance, 'db' | 'log' | 'services'>,
+  tick: ScheduledTick,
 ): Promise<string | null> {
   const claimed = await claimScheduledRun(app.db, { name: BACKUP_JOB_NAME, ...tick });
   if (!claimed) {
@@ -39,7 +34,7 @@ export async function runScheduledBackup(
     );
     return null;
   }
-  const created = await service.create('auto', null);
+  const created = await app.services.backups.create('auto', null);
   return created.name;
 }
 
@@ -52,30 +47,16 @@ async function backupSchedule(app: FastifyInstance) {
   const pattern = parseBackupSchedule(app.config.backupSchedule);
   if (!pattern) return;
   pattern.stop();
-  const service = createBackupService(app);
-  const holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  let job: Cron | undefined;
-  let running: Promise<void> = Promise.resolve();
-
-  app.addHook('onReady', async () => {
-    job = new Cron(app.config.backupSchedule.trim(), { protect: true, unref: true }, (self: Cron) => {
-      const firedAt = new Date();
-      const runAt = scheduledTimeOf(self, firedAt);
-      const until = self.nextRun(firedAt) ?? new Date(runAt.getTime() + 86_400_000);
-      running = runScheduledBackup(app, service, { holder, runAt, until }).then(
-        (name) => {
-          if (name) app.log.info({ job: BACKUP_JOB_NAME, backup: name }, 'scheduled backup done');
-        },
-        (error: unknown) => app.log.error({ err: error, job: BACKUP_JOB_NAME }, 'scheduled backup failed'),
-      );
-      return running;
-    });
-  });
-
-  app.addHook('onClose', async () => {
-    job?.stop();
-    await running;
+  scheduleRuns(app, {
+    name: BACKUP_JOB_NAME,
+    pattern: app.config.backupSchedule.trim(),
+    fallbackMs: 86_400_000,
+    run: (tick) => runScheduledBackup(app, tick),
+    done: (name) => {
+      if (name) app.log.info({ job: BACKUP_JOB_NAME, backup: name }, 'scheduled backup done');
+    },
+    failed: 'scheduled backup failed',
   });
 }
 
-export default fp(backupSchedule, { name: 'backup-schedule', dependencies: ['database', 'auth'] });
+export default fp(backupSchedule, { name: 'backup-schedule', dependencies: ['database'] });

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../../shared/schemas/errors.ts';
 
 /**
- * The one way services report an expected failure. The error handler turns it into DESIGN §4's
+ * The one way services report an expected failure. The error handler turns it into the one error
  * body `{ message, code, ... }` with this status; anything else becomes a generic 500.
  */
 export class AppError extends Error {

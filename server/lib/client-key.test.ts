@@ -22,7 +22,7 @@ async function statuses(t: TestApp, remoteAddress: string) {
   return codes;
 }
 
-describe('client addresses for rate limits (SECURITY.md A5)', () => {
+describe('client addresses for rate limits (docs/security.md#a5)', () => {
   it('ignore X-Forwarded-For from an untrusted peer', async () => {
     const t = await createTestApp();
     apps.push(t);

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 
 /**
  * The rate-limit key of a client: its address, with IPv6 grouped by /64 since one host
- * usually holds a whole /64 (SECURITY.md A4). `request.ip` already honours TRUST_PROXY only.
+ * usually holds a whole /64 (docs/security.md#a4). `request.ip` already honours TRUST_PROXY only.
  */
 export function clientKey(request: FastifyRequest): string {
   const ip = request.ip;

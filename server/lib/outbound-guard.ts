@@ -3,7 +3,7 @@ import { BlockList, isIP } from 'node:net';
 import { badRequest } from './app-error.ts';
 
 /**
- * Addresses a user-supplied URL must never reach (SECURITY.md E3): unspecified, loopback,
+ * Addresses a user-supplied URL must never reach (docs/security.md#e3): unspecified, loopback,
  * private, CGNAT, link-local (cloud metadata included), ULA, multicast, reserved, and the
  * IPv4-mapped forms of all of these.
  */
@@ -54,8 +54,8 @@ const systemResolver: Resolver = async (hostname) =>
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
- * Checks a webhook URL against `WEBHOOK_ALLOWED_HOSTS` and the address guard, on save and again
- * before every send (DESIGN §5). Returns the normalised URL; throws a 400 saying what is wrong.
+ * Checks a webhook URL against `WEBHOOK_ALLOWED_HOSTS` and the address guard, on save and again before every
+ * send (docs/product.md#account-api). Returns the normalised URL; throws a 400 saying what is wrong.
  *
  * - https only; http only for a listed loopback `host:port` (the test sink)
  * - no credentials; host (or host:port) exactly in the allow-list

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } f
 
 /**
  * Secrets users store (GitHub token, Slack webhook URL) are sealed with AES-256-GCM under a key
- * derived from SECRET_KEY (SECURITY.md E1). The additional data binds a sealed value to its
+ * derived from SECRET_KEY (docs/security.md#e1). The additional data binds a sealed value to its
  * owner and field, so a value copied into another row or column fails to open.
  * Format: `v1.<iv>.<tag>.<ciphertext>`, each base64url.
  */

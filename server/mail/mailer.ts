@@ -10,19 +10,18 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
-  /** The one link that matters in this mail; logged in outbox mode so an operator can act on it. */
-  link?: string;
 }
 
 export interface Mailer {
-  send(message: MailMessage): Promise<void>;
+  /** Settles within the transport's deadline; `signal` may end it sooner. */
+  send(message: MailMessage, options?: { signal?: AbortSignal }): Promise<void>;
   close(): void;
 }
 
 /**
  * SMTP through nodemailer when `SMTP_URL` is set; otherwise each mail becomes an `.eml` file in
- * `DATA_DIR/outbox` and its link is logged (DESIGN §5), so a new instance works without a
- * mail server.
+ * `DATA_DIR/outbox` and its path is logged, so a new instance works without a
+ * mail server. The mail's link is never logged: it holds a one-time token (docs/security.md#c5).
  */
 export function createMailer(config: AppConfig, log: FastifyBaseLogger): Mailer {
   const from = `"${config.appName.replaceAll('"', '')}" <${config.mailFrom}>`;
@@ -35,19 +34,33 @@ export function createMailer(config: AppConfig, log: FastifyBaseLogger): Mailer 
       auth: url.username
         ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
         : undefined,
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 20_000,
+      // The per-phase limits stay within the one overall deadline below, which is what bounds a
+      // server that drips a byte at a time (an idle timer never fires on it).
+      connectionTimeout: Math.min(10_000, config.smtpTimeoutMs),
+      greetingTimeout: Math.min(10_000, config.smtpTimeoutMs),
+      socketTimeout: config.smtpTimeoutMs,
+      socketCloseTimeout: 1000,
+      // A server answering with endless lines is cut off here, well before memory matters.
+      maxResponseSize: 64 * 1024,
     });
     return {
-      async send(message) {
-        await transport.sendMail({
-          from,
-          to: message.to,
-          subject: message.subject,
-          text: message.text,
-          html: message.html,
-        });
+      async send(message, options = {}) {
+        // One deadline for the whole delivery: nodemailer aborts the SMTP connection on it.
+        const deadline = AbortSignal.timeout(config.smtpTimeoutMs);
+        try {
+          await transport.sendMail({
+            from,
+            to: message.to,
+            subject: message.subject,
+            text: message.text,
+            html: message.html,
+            signal: options.signal ? AbortSignal.any([deadline, options.signal]) : deadline,
+          });
+        } catch (error) {
+          if (deadline.aborted)
+            throw new Error(`the mail server did not finish within ${config.smtpTimeoutMs} ms`);
+          throw error;
+        }
       },
       close: () => transport.close(),
     };
@@ -70,7 +83,7 @@ export function createMailer(config: AppConfig, log: FastifyBaseLogger): Mailer 
       );
       writeFileSync(file, info.message as Buffer, { mode: 0o600 });
       log.info(
-        { mail_to: message.to, subject: message.subject, file, link: message.link },
+        { mail_to: message.to, subject: message.subject, file },
         'mail written to the outbox (SMTP_URL is not set)',
       );
     },

@@ -27,7 +27,6 @@ export function verificationMail(appName: string, to: string, firstName: string,
     subject: `Verify your e-mail address for ${appName}`,
     text: `${lines.join('\n\n')}\n\n${link}\n`,
     html: layout(appName, lines, { label: 'Verify e-mail address', link }),
-    link,
   };
 }
 
@@ -42,7 +41,6 @@ export function resetMail(appName: string, to: string, firstName: string, link: 
     subject: `Reset your ${appName} password`,
     text: `${lines.join('\n\n')}\n\n${link}\n`,
     html: layout(appName, lines, { label: 'Reset password', link }),
-    link,
   };
 }
 

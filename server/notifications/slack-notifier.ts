@@ -4,17 +4,28 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { checkWebhookUrl, isBlockedAddress, type Resolver } from '../lib/outbound-guard.ts';
 
-export interface NotificationResult {
+export interface SlackSendResult {
   sent: boolean;
   error?: string;
+  /** Worth another attempt later: no answer, a reset, a time-out, 429 or 5xx. */
+  retryable?: boolean;
 }
 
-const TIMEOUT_MS = 5_000;
-const MAX_RESPONSE_BYTES = 16 * 1024;
+export interface SlackSendOptions {
+  allowedHosts: string[];
+  /** The one deadline for the whole call (address check, connect, answer): it always settles by then. */
+  timeoutMs: number;
+  resolve?: Resolver;
+  /** Ends the call sooner (the job queue's own deadline, shutdown). */
+  signal?: AbortSignal;
+}
+
+/** Read at most this much of Slack's answer; the rest is dropped unread. */
+export const MAX_RESPONSE_BYTES = 16 * 1024;
 
 /**
  * Resolves like the system does but refuses blocked addresses at connect time, so a name that
- * changes its answer after the check (DNS rebinding) still can't reach inside (SECURITY.md E3).
+ * changes its answer after the check (DNS rebinding) still can't reach inside (docs/security.md#e3).
  */
 const guardedLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
@@ -34,67 +45,126 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
 };
 
 /**
- * Posts one message to a Slack incoming webhook. The URL is checked again at send time against
- * WEBHOOK_ALLOWED_HOSTS and the address guard; redirects are not followed; the remote body is
- * never echoed. A failure is returned, never thrown: notifications never fail the add.
+ * Posts one message to a Slack incoming webhook, once (the job queue retries). The URL is
+ * checked again at send time against WEBHOOK_ALLOWED_HOSTS and the address guard; redirects are
+ * not followed; the remote body is never echoed, and neither is the URL (its path is the
+ * secret). A failure is returned, never thrown, and every outcome arrives within `timeoutMs`.
  */
 export async function sendSlackMessage(
   rawUrl: string,
   text: string,
-  allowedHosts: string[],
-  resolve?: Resolver,
-): Promise<NotificationResult> {
+  options: SlackSendOptions,
+): Promise<SlackSendResult> {
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
   let url: URL;
   try {
-    url = await checkWebhookUrl(rawUrl, allowedHosts, resolve);
+    url = await untilAborted(checkWebhookUrl(rawUrl, options.allowedHosts, options.resolve), signal);
   } catch (error) {
-    return { sent: false, error: (error as Error).message };
+    if (signal.aborted) return { sent: false, error: 'Slack did not answer in time', retryable: true };
+    const message = (error as Error).message;
+    // A refused address or host is configuration and stays refused; a failed lookup may pass later.
+    return { sent: false, error: message, retryable: /could not be resolved/.test(message) };
   }
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const status = await post(url, JSON.stringify({ text })).catch((error: Error) => error);
-    if (typeof status === 'number' && status >= 200 && status < 300) return { sent: true };
-    const retryable = typeof status !== 'number' || status >= 500 || status === 429;
-    if (!retryable || attempt === 1) {
-      return {
-        sent: false,
-        error: typeof status === 'number' ? `Slack answered HTTP ${status}` : 'Slack could not be reached',
-      };
-    }
-    await new Promise((done) => setTimeout(done, 500));
+  try {
+    const status = await post(url, JSON.stringify({ text }), signal);
+    if (status >= 200 && status < 300) return { sent: true };
+    return {
+      sent: false,
+      error: `Slack answered HTTP ${status}`,
+      retryable: status >= 500 || status === 429,
+    };
+  } catch {
+    return {
+      sent: false,
+      error: signal.aborted ? 'Slack did not answer in time' : 'Slack could not be reached',
+      retryable: true,
+    };
   }
-  return { sent: false, error: 'Slack could not be reached' };
 }
 
-function post(url: URL, body: string): Promise<number> {
+/** `promise`, or a rejection as soon as `signal` aborts (the promise itself can't be cancelled). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * The HTTP status of one POST. Settles exactly once, on whichever comes first: the end of the
+ * answer, its first MAX_RESPONSE_BYTES (the rest is cut off), an error or close, or `signal`
+ * (then with the status if it arrived, else as a failure).
+ * (Before, only `end` and `error` settled it, and destroying an oversized answer fires neither:
+ * the add waited forever.)
+ */
+function post(url: URL, body: string, signal: AbortSignal): Promise<number> {
   const loopback = url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]';
   const transport = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
+    let settled = false;
+    let status: number | undefined;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      outcome();
+    };
+    const onAbort = () => {
+      // An answer whose status arrived but whose body drips on still counts as that status.
+      settle(() => (status === undefined ? reject(new Error('deadline')) : resolve(status)));
+      request.destroy();
+    };
     const request = transport.request(
       url,
       {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-        timeout: TIMEOUT_MS,
         // A listed loopback sink (tests) is trusted configuration; everything else is guarded.
         lookup: loopback ? undefined : guardedLookup,
       },
       (response) => {
+        const code = response.statusCode ?? 0;
+        status = code;
         let received = 0;
         response.on('data', (chunk: Buffer) => {
           received += chunk.length;
-          if (received > MAX_RESPONSE_BYTES) response.destroy();
+          if (received > MAX_RESPONSE_BYTES) {
+            settle(() => resolve(code));
+            request.destroy();
+          }
         });
-        response.on('end', () => resolve(response.statusCode ?? 0));
-        response.on('error', () => resolve(response.statusCode ?? 0));
+        response.on('end', () => settle(() => resolve(code)));
+        // An answer cut short (reset, destroyed) still carries the status Slack sent.
+        response.on('error', () => settle(() => resolve(code)));
+        response.on('close', () => settle(() => resolve(code)));
       },
     );
-    request.on('timeout', () => request.destroy(new Error('timeout')));
-    request.on('error', reject);
+    request.on('error', (error) => settle(() => reject(error)));
+    request.on('close', () =>
+      settle(() => (status === undefined ? reject(new Error('connection closed')) : resolve(status))),
+    );
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
     request.end(body);
   });
 }
 
-/** "Added facebook/react (★ 230k)" style messages: one per add, one summary per batch (DESIGN §3). */
+/**
+ * "Added facebook/react (★ 230k)" style messages: one per add, one summary per batch
+ * (docs/product.md#notifications).
+ */
 export function addedMessage(
   appName: string,
   actor: string,

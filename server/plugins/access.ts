@@ -31,7 +31,7 @@ declare module 'fastify' {
 }
 
 /**
- * Every route declares who may call it in `config.access` (SECURITY.md D1). A route without a
+ * Every route declares who may call it in `config.access` (docs/security.md#d1). A route without a
  * declaration is a boot error, so nothing is reachable by accident; `user` and `admin` routes
  * get an authentication hook before any body parsing or handler runs.
  */
@@ -63,6 +63,16 @@ function requireAccess(level: Exclude<Access, 'public'>) {
     request.user = user;
     if (level === 'admin' && !user.is_admin) throw forbidden();
   };
+}
+
+/**
+ * The caller of a `user` or `admin` route: the access check has set it before any handler or
+ * `preHandler` runs, so this only throws (401) when called from a `public` route by mistake.
+ * The one way a route learns who is calling.
+ */
+export function requireUser(request: FastifyRequest): RequestUser {
+  if (!request.user) throw unauthorized();
+  return request.user;
 }
 
 /**

@@ -2,12 +2,14 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorBody, ErrorCode } from '../../shared/schemas/errors.ts';
+import { GitHubError, toAppError } from '../github/github-error.ts';
 import { isApiPath } from '../lib/api-paths.ts';
 import { AppError } from '../lib/app-error.ts';
+import type { Clock } from '../lib/clock.ts';
 
 const GENERIC_5XX = 'An unexpected error occurred. Please try again.';
 
-/** Fastify's own client errors, mapped to DESIGN §4 codes and readable messages. */
+/** Fastify's own client errors, mapped to the error body's codes and readable messages. */
 const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; code: ErrorCode; message: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,
@@ -48,13 +50,15 @@ const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; code: ErrorCode; m
 };
 
 /**
- * One error body everywhere (DESIGN §4): `{ message, code }` plus `fields` for validation,
+ * One error body everywhere (docs/product.md#error-body): `{ message, code }` plus `fields` for validation,
  * `retry_after` for 429 and `request_id` for 5xx, whose message never echoes internals
- * (SECURITY.md G2).
+ * (docs/security.md#g2).
  */
-async function errors(app: FastifyInstance) {
+async function errors(app: FastifyInstance, options: { clock: Clock }) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const { status, body } = toErrorBody(error, request);
+    // Services let GitHub's failures through as they are; here they become answers, in one place.
+    const answered = error instanceof GitHubError ? toAppError(error, options.clock.now()) : error;
+    const { status, body } = toErrorBody(answered, request);
     if (status >= 500) request.log.error({ err: error, request_id: request.id }, 'request failed');
     if (body.retry_after !== undefined) reply.header('retry-after', String(body.retry_after));
     return reply.code(status).send(body);
@@ -68,7 +72,7 @@ async function errors(app: FastifyInstance) {
  * percent-encoding such as `/repositories/%`, a path parameter over `maxParamLength`) never
  * reach `setErrorHandler`: without this hook Fastify answers them with its default
  * `{ error, code: 'FST_ERR_…', message, statusCode }` body, which echoes the raw path and
- * isn't DESIGN §4's (found by server/fuzz.property.test.ts).
+ * isn't ours (found by server/fuzz.property.test.ts).
  */
 export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const { status, body } = toErrorBody(error, request);
@@ -85,7 +89,10 @@ export function sendNotFound(request: FastifyRequest, reply: FastifyReply) {
   return reply.code(404).send(body);
 }
 
-function toErrorBody(error: FastifyError, request: FastifyRequest): { status: number; body: ErrorBody } {
+function toErrorBody(
+  error: FastifyError | AppError,
+  request: FastifyRequest,
+): { status: number; body: ErrorBody } {
   if (error instanceof AppError) {
     const body: ErrorBody = { message: error.message, code: error.code };
     if (error.fields) body.fields = error.fields;

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
-import { MemoryCounterStore, RateLimiter, RedisCounterStore } from '../lib/rate-limiter.ts';
+import { FallbackCounterStore, MemoryCounterStore, RateLimiter } from '../lib/rate-limiter.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,25 +11,45 @@ declare module 'fastify' {
   }
 }
 
+/** Redis answers on a LAN in milliseconds; waiting longer only slows every limited call. */
+export const REDIS_CONNECT_TIMEOUT_MS = 500;
+export const REDIS_COMMAND_TIMEOUT_MS = 500;
+
 /**
  * Attempt counters live in Redis when `REDIS_URL` is set, so several instances share them,
- * and in memory otherwise. Routes opt in with `preHandler: app.rateLimiter.hook(...rules)`.
+ * and in memory otherwise. While Redis is unreachable they fall back to this instance's memory
+ * (see FallbackCounterStore). Routes opt in with `preHandler: app.rateLimiter.hook(...rules)`.
  */
 async function rateLimitPlugin(app: FastifyInstance, options: { config: AppConfig; clock: Clock }) {
-  if (options.config.redisUrl) {
-    const redis = new Redis(options.config.redisUrl, {
-      maxRetriesPerRequest: 1,
-      connectTimeout: 2000,
-      lazyConnect: true,
-    });
-    redis.on('error', (error) => app.log.warn({ err: error }, 'redis error'));
-    app.addHook('onClose', async () => {
-      redis.disconnect();
-    });
-    app.decorate('rateLimiter', new RateLimiter(new RedisCounterStore(redis)));
-  } else {
+  if (!options.config.redisUrl) {
     app.decorate('rateLimiter', new RateLimiter(new MemoryCounterStore(options.clock)));
+    return;
   }
+  const redis = new Redis(options.config.redisUrl, {
+    connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    // Fail at once while disconnected (the fallback counts) instead of queueing for seconds.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    // Keep reconnecting in the background, at most a second apart, to switch back soon.
+    retryStrategy: (attempt) => Math.min(attempt * 50, 1000),
+  });
+  const store = new FallbackCounterStore(redis, options.clock, app.log);
+  app.addHook('onClose', async () => store.close());
+  app.decorate('rateLimiter', new RateLimiter(store));
+  // Boot waits for the first connection briefly, so a healthy Redis is shared from the first
+  // request; an unreachable one is logged (by the store) and the app starts anyway.
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      redis.off('error', done);
+      resolve();
+    };
+    const timer = setTimeout(done, REDIS_CONNECT_TIMEOUT_MS * 2);
+    redis.once('ready', done);
+    redis.once('error', done);
+  });
 }
 
 export default fp(rateLimitPlugin, { name: 'rate-limit' });

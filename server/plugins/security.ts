@@ -6,7 +6,7 @@ import type { AppConfig } from '../config.ts';
 import { isApiPath } from '../lib/api-paths.ts';
 
 /**
- * Security headers (SECURITY.md C6, G3): a strict CSP with no inline or third-party script,
+ * Security headers (docs/security.md#c6, #g3): a strict CSP with no inline or third-party script,
  * no framing, no referrer leaks; CORS only for configured origins (never reflected); API
  * answers are never cached.
  */

@@ -7,10 +7,10 @@ import {
 import { userSchema } from './auth.ts';
 
 // ---------------------------------------------------------------------------------------------
-// Users (SPEC §7 Admin and system, DESIGN §4)
+// Users (docs/product.md#admin-api)
 // ---------------------------------------------------------------------------------------------
 
-/** A user as the admin table shows it: SPEC §3's user plus the number of repositories they added. */
+/** A user as the admin table shows it: the user plus the number of repositories they added. */
 export const adminUserSchema = userSchema
   .extend({ repository_count: z.number().int().nonnegative() })
   .meta({ id: 'AdminUser' });
@@ -60,13 +60,15 @@ export const adminUserIdParamsSchema = z.object({
     .max(2_147_483_647, 'User id must be a positive whole number'),
 });
 
-/** The three flags an admin may toggle (SPEC §4 "Admin flags"). */
+/** The three flags an admin may toggle (docs/product.md#admin-dashboard). */
 export const adminUserFlags = ['is_active', 'is_verified', 'is_admin'] as const;
 export type AdminUserFlag = (typeof adminUserFlags)[number];
 
 export const ONE_FLAG_MESSAGE = 'Send exactly one of is_active, is_verified or is_admin, as true or false';
 
-/** PATCH carries exactly one flag per call (SPEC §7); anything else is refused, not ignored. */
+/**
+ * PATCH carries exactly one flag per call (docs/product.md#admin-api); anything else is refused, not ignored.
+ */
 export const adminUserPatchBodySchema = z
   .strictObject(
     {
@@ -82,7 +84,7 @@ export const adminUserPatchBodySchema = z
 export type AdminUserPatchBody = z.input<typeof adminUserPatchBodySchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Statistics (SPEC §3 "Admin stats")
+// Statistics (docs/product.md#admin-api)
 // ---------------------------------------------------------------------------------------------
 
 export const adminStatsSchema = z
@@ -107,7 +109,7 @@ export const adminStatsSchema = z
 export type AdminStats = z.infer<typeof adminStatsSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Backups (SPEC §3 "Backup", DESIGN §4)
+// Backups (docs/product.md#backups-api)
 // ---------------------------------------------------------------------------------------------
 
 export const backupKinds = ['manual', 'auto'] as const;

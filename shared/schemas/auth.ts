@@ -1,24 +1,28 @@
 import { z } from 'zod';
-import { NAME_MIN, VERIFICATION_TOKEN_MIN_LENGTH } from '../constants.ts';
+import { NAME_MIN, USERNAME_MAX, USERNAME_MIN, VERIFICATION_TOKEN_MIN_LENGTH } from '../constants.ts';
 import {
   describeMissingResetParts,
   PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
   REGISTRATION_PASSWORD_MESSAGE,
   REGISTRATION_PASSWORD_PATTERN,
 } from '../password-rules.ts';
 
-/** A required string whose missing, non-string and empty forms all say `message` (SPEC §5). */
+/**
+ * A required string whose missing, non-string and empty forms all say `message`
+ * (docs/product.md#validation-rules).
+ */
 export const requiredString = (message: string) => z.string({ error: message }).trim().min(1, message);
 
-/** SPEC §5: `{local}@{domain}.{tld}` with no spaces. */
+/** `{local}@{domain}.{tld}` with no spaces. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const emailField = (requiredMessage: string) =>
   requiredString(requiredMessage)
     .max(254, 'Please enter a valid email address')
     .regex(EMAIL_PATTERN, 'Please enter a valid email address');
 
-export const USERNAME_PATTERN = /^[A-Za-z0-9_-]{3,20}$/;
-export const USERNAME_MESSAGE = 'Username must be 3-20 characters, letters, numbers, _ or - only';
+export const USERNAME_PATTERN = new RegExp(`^[A-Za-z0-9_-]{${USERNAME_MIN},${USERNAME_MAX}}$`);
+export const USERNAME_MESSAGE = `Username must be ${USERNAME_MIN}-${USERNAME_MAX} characters, letters, numbers, _ or - only`;
 
 const passwordField = (requiredMessage: string) =>
   z
@@ -30,7 +34,10 @@ const passwordField = (requiredMessage: string) =>
 // Entities
 // ---------------------------------------------------------------------------------------------
 
-/** SPEC §3 User. Never carries a hash or a secret: the serializer drops anything not listed. */
+/**
+ * The user as the API answers it (docs/product.md#entities). Never carries a hash or a secret: the serializer
+ * drops anything not listed.
+ */
 export const userSchema = z
   .object({
     id: z.number().int(),
@@ -78,7 +85,10 @@ export const loginBodySchema = z.object({
     254,
     'Email or username is too long',
   ),
-  password: passwordField('Password is required').min(8, 'Password must be at least 8 characters'),
+  password: passwordField('Password is required').min(
+    PASSWORD_MIN_LENGTH,
+    `Password must be at least ${PASSWORD_MIN_LENGTH} characters`,
+  ),
   remember_me: z.boolean().optional().default(false),
 });
 export type LoginBody = z.input<typeof loginBodySchema>;
@@ -102,14 +112,6 @@ export const registerBodySchema = z.object({
   ),
 });
 export type RegisterBody = z.input<typeof registerBodySchema>;
-
-/** The web form adds the confirmation, which never leaves the browser. */
-export const registerFormSchema = registerBodySchema
-  .extend({ confirm_password: z.string().min(1, 'Please confirm your password') })
-  .refine((form) => form.confirm_password === '' || form.password === form.confirm_password, {
-    message: 'Passwords do not match',
-    path: ['confirm_password'],
-  });
 
 export const verificationTokenSchema = z
   .string({ error: 'Verification token not found in URL...' })
@@ -135,13 +137,18 @@ export const resetPasswordFieldSchema = z
     if (missing) context.addIssue({ code: 'custom', message: missing });
   });
 
-export const resetTokenQuerySchema = z.object({
-  token: z
-    .string({ error: 'Invalid reset link. Please request a new password reset.' })
-    .trim()
-    .min(1)
-    .max(200),
-});
+const resetTokenField = z
+  .string({ error: 'Invalid reset link. Please request a new password reset.' })
+  .trim()
+  .min(1)
+  .max(200);
+
+/** `GET /auth/verify-reset-token?token=`, kept for older clients. */
+export const resetTokenQuerySchema = z.object({ token: resetTokenField });
+
+/** `POST /auth/verify-reset-token`: the token travels in the body, never in a URL a log keeps. */
+export const verifyResetTokenBodySchema = z.object({ token: resetTokenField });
+export type VerifyResetTokenBody = z.input<typeof verifyResetTokenBodySchema>;
 
 export const resetPasswordBodySchema = z.object({
   token: z
@@ -169,8 +176,8 @@ export const changePasswordBodySchema = z
   .object({
     current_password: passwordField('Current password is required'),
     new_password: passwordField('New password is required').min(
-      8,
-      'New password must be at least 8 characters long',
+      PASSWORD_MIN_LENGTH,
+      `New password must be at least ${PASSWORD_MIN_LENGTH} characters long`,
     ),
     /** The caller's own session, kept alive while every other session is signed out. */
     refresh_token: z.string().max(200).optional(),
@@ -199,7 +206,7 @@ export const slackWebhookBodySchema = z.object({
 });
 
 // ---------------------------------------------------------------------------------------------
-// Responses (DESIGN §4)
+// Responses (docs/product.md#auth-api)
 // ---------------------------------------------------------------------------------------------
 
 export const loginResponseSchema = z
@@ -215,6 +222,14 @@ export type RefreshResponse = z.infer<typeof refreshResponseSchema>;
 export const userResponseSchema = z.object({ user: userSchema }).meta({ id: 'UserResponse' });
 export const messageResponseSchema = z.object({ message: z.string() }).meta({ id: 'MessageResponse' });
 export type MessageResponse = z.infer<typeof messageResponseSchema>;
+/**
+ * A password change ends every session, the caller's included; the new pair keeps the caller
+ * signed in.
+ */
+export const changePasswordResponseSchema = z
+  .object({ message: z.string(), access_token: z.string(), refresh_token: z.string() })
+  .meta({ id: 'ChangePasswordResponse' });
+export type ChangePasswordResponse = z.infer<typeof changePasswordResponseSchema>;
 export const successResponseSchema = z
   .object({ success: z.boolean(), message: z.string() })
   .meta({ id: 'SuccessResponse' });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Machine-readable error codes; the `code` field of every error body (DESIGN §4). */
+/** Machine-readable error codes; the `code` field of every error body (docs/product.md#error-body). */
 export const errorCodes = [
   'bad_request',
   'validation_failed',
@@ -20,7 +20,7 @@ export const errorCodeSchema = z.enum(errorCodes);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
 
 /**
- * The one error body of the API (DESIGN §4): it is what the web client exposes as `data`.
+ * The one error body of the API (docs/product.md#error-body): it is what the web client exposes as `data`.
  * `retry_after` comes with 429, `request_id` with 5xx, `fields` with 400 validation errors.
  */
 export const errorBodySchema = z

@@ -3,7 +3,7 @@ import { COMMITS_REQUESTED } from '../constants.ts';
 import { requiredString } from './auth.ts';
 
 // ---------------------------------------------------------------------------------------------
-// Entities (SPEC §3, DESIGN §3)
+// Entities (docs/product.md#entities)
 // ---------------------------------------------------------------------------------------------
 
 /** A number, or "1000+" when GitHub refuses to count (the contributor list is too large). */
@@ -36,7 +36,7 @@ export const commitSchema = z
   .meta({ id: 'Commit' });
 export type Commit = z.infer<typeof commitSchema>;
 
-/** A repository as lists show it: every SPEC §3 field but the nested collections. */
+/** A repository as lists show it: every field but the nested collections. */
 export const repositorySummarySchema = z
   .object({
     id: z.string().describe('GitHub full name, owner/name'),
@@ -108,7 +108,7 @@ export const repositoryIdParamsSchema = z.object({
 
 const tagsField = z.string().max(2000, 'Tags are too long').optional().describe('comma-separated');
 
-/** One add line: a URL or an owner/name id (SPEC §5), plus the shared options. */
+/** One add line: a URL or an owner/name id (docs/product.md#add-repositories), plus the shared options. */
 export const addRepositoryBodySchema = z
   .object({
     url: z.string().trim().min(1).max(500).optional(),
@@ -206,7 +206,7 @@ export const compareQuerySchema = z.object({
 });
 
 // ---------------------------------------------------------------------------------------------
-// Responses (DESIGN §4)
+// Responses (docs/product.md#repositories-api)
 // ---------------------------------------------------------------------------------------------
 
 export const repositoryListResponseSchema = z
@@ -215,6 +215,19 @@ export const repositoryListResponseSchema = z
 export const repositoryResponseSchema = z
   .object({ repository: repositorySchema })
   .meta({ id: 'RepositoryResponse' });
+/**
+ * What became of an add's Slack notification: queued (sent after the answer, with retries), or
+ * not sent because the member has no webhook.
+ */
+export const addNotificationSchema = z.union([
+  z.object({ queued: z.literal(true) }),
+  z.object({ sent: z.literal(false), error: z.string() }),
+]);
+export type AddNotification = z.infer<typeof addNotificationSchema>;
+export const addRepositoryResponseSchema = repositoryResponseSchema.extend({
+  notification: addNotificationSchema.optional(),
+});
+export type AddRepositoryResponse = z.infer<typeof addRepositoryResponseSchema>;
 export const existsResponseSchema = z.object({ exists: z.boolean() });
 export const commentResponseSchema = z.object({ comment: commentSchema });
 export const versionResponseSchema = z.object({ version: versionSchema });

@@ -4,12 +4,17 @@ export const healthResponseSchema = z
   .object({
     status: z.enum(['ok', 'degraded']),
     database: z.enum(['ok', 'unavailable']),
+    /**
+     * Shared rate-limit counters: `ok`, `degraded` (REDIS_URL set but unreachable: limits count
+     * per instance) or `disabled` (no REDIS_URL). Never changes `status`: the app still works.
+     */
+    redis: z.enum(['ok', 'degraded', 'disabled']),
     uptime_s: z.number().int().nonnegative(),
   })
   .meta({ id: 'Health' });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;
 
-/** SPEC §3 "Version info". `git_commit` is null when the build does not know it. */
+/** `GET /version` (docs/product.md#system-api). `git_commit` is null when the build does not know it. */
 export const versionResponseSchema = z
   .object({
     app_name: z.string(),

@@ -68,6 +68,15 @@ const COMMANDS: Readonly<Record<string, ControlCommand>> = {
     z.object({ maxAliases: z.number().int().min(0) }),
     (double, { maxAliases }) => double.inject.graphqlTooLarge(maxAliases),
   ),
+  'POST /_double/faults/huge-body': command(
+    z.object({ bytes: z.number().int().min(1).optional() }),
+    (double, { bytes }) => double.inject.hugeBody(bytes),
+  ),
+  'POST /_double/faults/slow-drip': command(
+    z.object({ intervalMs: z.number().int().min(1).optional() }),
+    (double, { intervalMs }) => double.inject.slowDrip(intervalMs),
+  ),
+  'POST /_double/faults/reset-connection': command(none, (double) => double.inject.resetConnection()),
   'POST /_double/faults/clear': command(none, (double) => double.inject.clear()),
   'POST /_double/repositories/remove': command(fullName, (double, input) =>
     double.removeRepository(input.fullName),

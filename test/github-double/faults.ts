@@ -28,9 +28,27 @@ export interface FaultInjector {
    * Smaller queries are answered normally, so a client that halves its batch recovers.
    */
   graphqlTooLarge(maxAliases: number): void;
+  /**
+   * Answer every request 200 with a JSON body of `bytes` (default 64 MiB), sent as fast as the
+   * socket takes it and without `content-length`, until clear(): a client must stop reading.
+   */
+  hugeBody(bytes?: number): void;
+  /**
+   * Send the headers at once, then the real answer one byte every `intervalMs` (default 200),
+   * until clear(): a client's deadline must cover reading the body too.
+   */
+  slowDrip(intervalMs?: number): void;
+  /** Reset the connection (TCP RST) of every request before answering, until clear(). */
+  resetConnection(): void;
   /** Remove every injected fault; hung requests are answered now. */
   clear(): void;
 }
+
+/** How a request's answer travels, when a transport fault is on. */
+export type TransportFault =
+  | { kind: 'huge-body'; bytes: number }
+  | { kind: 'slow-drip'; intervalMs: number }
+  | { kind: 'reset' };
 
 export interface PrimaryLimitFault {
   resource: RateResource;
@@ -52,6 +70,7 @@ export class FaultState {
   hanging = false;
   /** GraphQL queries with more repository fields than this answer 502; undefined: no limit. */
   graphqlMaxAliases: number | undefined;
+  transport: TransportFault | undefined;
   readonly #defaultLatencyMs: number;
 
   constructor(defaultLatencyMs: number) {
@@ -97,5 +116,6 @@ export class FaultState {
     this.secondaryLimit = undefined;
     this.hanging = false;
     this.graphqlMaxAliases = undefined;
+    this.transport = undefined;
   }
 }

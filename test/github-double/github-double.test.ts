@@ -110,7 +110,10 @@ async function get<T = unknown>(
   };
 }
 
-/** The client-side count recipe from GITHUB-API.md: rel="last" page, else the items on page 1. */
+/**
+ * The client-side count recipe (docs/architecture.md#what-one-repository-costs): rel="last" page, else the
+ * items on page 1.
+ */
 function countFromLink(answer: Answer<unknown>): number {
   const last = answer.headers.get('link')?.match(/[?&]page=(\d+)[^>]*>;\s*rel="last"/);
   return last?.[1] ? Number(last[1]) : (answer.body as unknown[]).length;

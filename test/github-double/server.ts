@@ -133,8 +133,15 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
       headers['content-type'] = 'application/json; charset=utf-8';
       headers['content-length'] = Buffer.byteLength(body);
     }
-    res.writeHead(status, headers);
-    res.end(body);
+    const transport = faults.transport;
+    if (transport?.kind === 'huge-body') {
+      sendHugeBody(res, headers, transport.bytes);
+    } else if (transport?.kind === 'slow-drip' && body !== undefined) {
+      drip(res, status, headers, body, transport.intervalMs);
+    } else {
+      res.writeHead(status, headers);
+      res.end(body);
+    }
     log.record({
       method: req.method ?? 'GET',
       path: req.url ?? '/',
@@ -162,6 +169,20 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
         'content-length': Buffer.byteLength(body),
       });
       res.end(body);
+      return;
+    }
+    if (faults.transport?.kind === 'reset') {
+      log.record({
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        key: 'reset',
+        status: 0,
+        authenticated: false,
+        token: null,
+        counted: false,
+        at: Date.now(),
+      });
+      req.socket.resetAndDestroy();
       return;
     }
     if (faults.hanging) {
@@ -379,6 +400,15 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
     hang: () => {
       faults.hanging = true;
     },
+    hugeBody: (bytes = 64 * 1024 * 1024) => {
+      faults.transport = { kind: 'huge-body', bytes };
+    },
+    slowDrip: (intervalMs = 200) => {
+      faults.transport = { kind: 'slow-drip', intervalMs };
+    },
+    resetConnection: () => {
+      faults.transport = { kind: 'reset' };
+    },
     graphqlTooLarge: (maxAliases) => {
       faults.graphqlMaxAliases = maxAliases;
     },
@@ -483,4 +513,47 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/** `[ "xxxx…", … ]` of about `bytes`, chunked, as fast as the socket drains; stops when the client goes. */
+function sendHugeBody(res: ServerResponse, headers: OutgoingHttpHeaders, bytes: number): void {
+  const { 'content-length': _length, etag: _etag, ...rest } = headers;
+  res.writeHead(200, { ...rest, 'content-type': 'application/json; charset=utf-8' });
+  const chunk = Buffer.from(`"${'x'.repeat(64 * 1024 - 4)}",`);
+  let sent = 0;
+  const pump = () => {
+    if (sent === 0) res.write('[');
+    while (sent < bytes && !res.destroyed) {
+      sent += chunk.length;
+      if (!res.write(chunk)) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+    if (!res.destroyed) res.end('"end"]');
+  };
+  pump();
+}
+
+/** The real answer, one byte every `intervalMs`; stops when the client goes. */
+function drip(
+  res: ServerResponse,
+  status: number,
+  headers: OutgoingHttpHeaders,
+  body: string,
+  intervalMs: number,
+) {
+  res.writeHead(status, headers);
+  const bytes = Buffer.from(body);
+  let offset = 0;
+  const timer = setInterval(() => {
+    if (res.destroyed || offset >= bytes.length) {
+      clearInterval(timer);
+      if (!res.destroyed) res.end();
+      return;
+    }
+    res.write(bytes.subarray(offset, offset + 1));
+    offset += 1;
+  }, intervalMs);
+  res.on('close', () => clearInterval(timer));
 }

@@ -26,6 +26,6 @@ export async function createReposTestApp(
   };
 }
 
-/** `/repositories/{id}` with the id URL-encoded as DESIGN §3 says. */
+/** `/repositories/{id}` with the id URL-encoded, as the API expects. */
 export const repoPath = (fullName: string, suffix = '') =>
   `/repositories/${encodeURIComponent(fullName)}${suffix}`;

@@ -34,18 +34,13 @@ export async function startSmtpSink(): Promise<{
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
-        const decoded = raw
-          .replace(/=\r?\n/g, '')
-          .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+        const decoded = decodeQuotedPrintable(raw);
         mails.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
           raw,
           subject: decoded.match(/^Subject: (.*)$/m)?.[1]?.trim() ?? '',
-          link:
-            decoded.match(
-              /https?:\/\/[^\s"<>]+#\/(?:verify-email|reset-password)\?token=[A-Za-z0-9_%-]+/,
-            )?.[0] ?? null,
+          link: appLinkInMail(raw),
         });
         callback();
       });
@@ -71,4 +66,20 @@ export async function startSmtpSink(): Promise<{
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A raw mail (SMTP data or an outbox `.eml` file) with its quoted-printable soft breaks undone. */
+export function decodeQuotedPrintable(raw: string): string {
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+/** The first app link in a raw mail (verification or reset), or null. */
+export function appLinkInMail(raw: string): string | null {
+  return (
+    decodeQuotedPrintable(raw).match(
+      /https?:\/\/[^\s"<>]+#\/(?:verify-email|reset-password)\?token=[A-Za-z0-9_%-]+/,
+    )?.[0] ?? null
+  );
 }

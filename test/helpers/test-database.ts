@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import { type DatabaseHandle, openDatabase } from '../../server/db/database.ts';
 
@@ -15,14 +17,29 @@ export const testPostgresUrl = process.env.TEST_PG_URL ?? 'postgres://postgres@1
  * A fresh, empty database for one test file: SQLite in memory, or a new PostgreSQL database
  * that `dispose()` drops again. Nothing is shared between files, so files run in parallel.
  */
-export async function createTestDatabase(): Promise<{
+export function createTestDatabase(): Promise<ScratchDatabase> {
+  return createScratchDatabase(testDialect);
+}
+
+export interface ScratchDatabase {
   handle: DatabaseHandle;
   url: string;
   dispose(): Promise<void>;
-}> {
-  if (testDialect === 'sqlite') {
-    const url = 'sqlite::memory:';
-    const handle = openDatabase({ databaseUrl: url, dataDir: '.' });
+}
+
+/**
+ * A fresh, empty database of either dialect, whichever pass runs (restores and parity checks
+ * cross dialects): SQLite in memory, or in its own file under `dir` (as a restore target is);
+ * PostgreSQL as a new database that `dispose()` drops.
+ */
+export async function createScratchDatabase(
+  dialect: 'sqlite' | 'postgres',
+  options: { dir?: string } = {},
+): Promise<ScratchDatabase> {
+  if (dialect === 'sqlite') {
+    const dataDir = options.dir ? mkdtempSync(join(options.dir, 'sqlite-')) : '.';
+    const url = options.dir ? `sqlite:${join(dataDir, 'database.db')}` : 'sqlite::memory:';
+    const handle = openDatabase({ databaseUrl: url, dataDir });
     return { handle, url, dispose: () => handle.close() };
   }
   const name = `rt_test_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -30,7 +47,7 @@ export async function createTestDatabase(): Promise<{
   const target = new URL(testPostgresUrl);
   target.pathname = `/${name}`;
   const url = target.toString();
-  const handle = openDatabase({ databaseUrl: url, dataDir: '.' });
+  const handle = openDatabase({ databaseUrl: url, dataDir: options.dir ?? '.' });
   return {
     handle,
     url,
@@ -39,6 +56,19 @@ export async function createTestDatabase(): Promise<{
       await withMaintenanceClient((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
+}
+
+/** Whether a PostgreSQL server answers at TEST_PG_URL: the SQLite pass uses one for cross-dialect cases when it can. */
+export async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: testPostgresUrl, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 async function withMaintenanceClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {

@@ -11,6 +11,7 @@ import { App } from '../../web/app/app.tsx';
 import { AppProviders } from '../../web/app/providers.tsx';
 import { createAppRouter } from '../../web/app/router.ts';
 import type { User } from '../../web/lib/auth/user.ts';
+import { guardCatalogueRequest } from './catalogue-guard.ts';
 
 export const testVersion: VersionResponse = {
   app_name: 'Team Catalogue',
@@ -119,7 +120,8 @@ export const meFromStorage: FetchHandler = (request) => {
 /**
  * Replaces global fetch with a router of `METHOD /path` handlers. Defaults: `GET /version`
  * answers `version`, `GET /auth/me` answers the stored session (`meFromStorage`) and
- * `POST /auth/logout` succeeds; an unhandled call answers 404 with the API's error body.
+ * `POST /auth/logout` succeeds; an unhandled call answers 404 with the API's error body. A list
+ * call without paging parameters throws and fails the test (test/web/catalogue-guard.ts).
  */
 export function stubFetch(
   handlers: Record<string, FetchHandler> = {},
@@ -133,6 +135,7 @@ export function stubFetch(
   };
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init);
+    guardCatalogueRequest(request);
     const handler = routes[`${request.method} ${new URL(request.url).pathname}`];
     if (handler) return handler(request);
     return jsonResponse({ message: 'Not found', code: 'not_found' }, { status: 404 });
@@ -204,12 +207,6 @@ export function renderWithProviders(
     () => createHashRouter([{ path: '*', element: ui }]),
     (router) => <RouterProvider router={router} />,
   );
-}
-
-/** A signed-in member on `route`, with the repository list (GET /repositories/) from `handler`. */
-export function renderWithRepositories(route: string, handler: FetchHandler) {
-  signIn();
-  return renderApp({ route, handlers: { 'GET /repositories/': handler } });
 }
 
 /** Answers 500 the first time, then as `handler` does: for the Retry of a failed load. */

@@ -1,5 +1,4 @@
 import type { Repository, RepositorySummary } from '../../shared/schemas/repositories.ts';
-import { jsonResponse } from './render.tsx';
 
 let next = 1;
 
@@ -43,10 +42,6 @@ export function buildSummary(overrides: Partial<RepositorySummary> = {}): Reposi
 /** A Repository as GET /repositories/{id} answers it. */
 export function buildRepository(overrides: Partial<Repository> = {}): Repository {
   return { ...buildSummary(overrides), comments: [], versions: [], recent_commits: [], ...overrides };
-}
-
-export function listResponse(rows: RepositorySummary[]) {
-  return () => jsonResponse({ repositories: rows });
 }
 
 /** A streamed NDJSON answer whose lines are released by `push`, and finished by `end`. */

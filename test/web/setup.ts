@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { takeWholeCatalogueRequests } from './catalogue-guard.ts';
 
 // Vitest runs without globals, so Testing Library can't register its own cleanup.
 afterEach(() => {
@@ -10,6 +11,16 @@ afterEach(() => {
   window.location.hash = '';
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
+});
+
+// No screen downloads the whole catalogue: an unpaged list call fails the test that made it.
+afterEach(() => {
+  const unpaged = takeWholeCatalogueRequests();
+  if (unpaged.length > 0) {
+    throw new Error(
+      `Requested the whole catalogue without paging parameters (${unpaged.length}×): ${[...new Set(unpaged)].join(', ')}`,
+    );
+  }
 });
 
 // happy-dom has no FontFaceSet; Mantine's auto-growing Textarea waits on `document.fonts.ready`.

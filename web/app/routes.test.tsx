@@ -70,7 +70,7 @@ describe('anonymous visitors', () => {
     renderApp({
       route,
       handlers: {
-        'GET /auth/verify-reset-token': () =>
+        'POST /auth/verify-reset-token': () =>
           jsonResponse({ success: true, message: 'Reset token is valid' }),
         'POST /auth/verify-email': () =>
           jsonResponse({ success: true, message: 'Email verified successfully!' }),

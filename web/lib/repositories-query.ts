@@ -1,26 +1,63 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { RepositorySummary } from '../../shared/schemas/repositories.ts';
+import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import {
+  CATALOGUE_PAGE_DEFAULT,
+  type CatalogueListQuery,
+  catalogueSearchParams,
+  type RepositoryPage,
+  repositoryPageSchema,
+} from '../../shared/schemas/catalogue.ts';
 import { apiRequest } from './api-client.ts';
+import { catalogueKeys } from './catalogue-keys.ts';
 
-/** The list's cache key: the repositories feature's keys start from it, so its changes refresh this. */
-export const REPOSITORY_LIST_KEY = ['repositories', 'list'] as const;
+/** What a screen asks the list for: filters and sort; the pages themselves are the query's business. */
+export type RepositoryListQuery = Omit<CatalogueListQuery, 'limit' | 'cursor'>;
 
 /**
- * GET /repositories/: every repository the member may see (docs/product.md#roles-and-visibility). One query
- * shared by the list, tags and statistics screens and the sidebar counts, so one request serves them all. The
- * schema is imported when the call is made, keeping zod out of the first-load bundle.
+ * GET /repositories/?…: one page `{ repositories, total, next_cursor }` of the visible
+ * repositories matching `query` (docs/product.md#catalogue-queries). `limit` is always sent, so
+ * the call pages even with no filter at all: no screen downloads the whole catalogue.
  */
-export async function getRepositories(signal?: AbortSignal): Promise<RepositorySummary[]> {
-  const { repositoryListResponseSchema } = await import('../../shared/schemas/repositories.ts');
-  const { repositories } = await apiRequest('/repositories/', repositoryListResponseSchema, { signal });
-  return repositories;
+export function getRepositoryPage(
+  query: RepositoryListQuery,
+  page: { limit: number; cursor: string | null },
+  signal?: AbortSignal,
+): Promise<RepositoryPage> {
+  const params = catalogueSearchParams({ ...query, limit: page.limit, cursor: page.cursor ?? undefined });
+  return apiRequest(`/repositories/?${params}`, repositoryPageSchema, { signal });
 }
 
-export const repositoriesQueryOptions = queryOptions({
-  queryKey: REPOSITORY_LIST_KEY,
-  queryFn: ({ signal }) => getRepositories(signal),
-});
+/** Drops unset and empty values, so equal queries make equal keys. */
+export function compactQuery<T extends object>(query: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(query).filter(([, value]) => value !== undefined && value !== null && value !== ''),
+  ) as Partial<T>;
+}
 
-export function useRepositories() {
-  return useQuery(repositoriesQueryOptions);
+export interface RepositoryPagesOptions {
+  /** Rows per request (default 50). */
+  limit?: number;
+  /** Keep the previous query's rows on screen while a new search or sort loads. */
+  keepPrevious?: boolean;
+}
+
+/**
+ * The list as an infinite query over keyset cursors: the first page, then each `next_cursor`
+ * with the same filters and sort, until the server answers `next_cursor: null`.
+ */
+export function repositoryPagesOptions(
+  query: RepositoryListQuery,
+  { limit = CATALOGUE_PAGE_DEFAULT, keepPrevious = false }: RepositoryPagesOptions = {},
+) {
+  const compact = compactQuery(query);
+  return infiniteQueryOptions({
+    queryKey: catalogueKeys.list({ ...compact, limit }),
+    queryFn: ({ pageParam, signal }) => getRepositoryPage(compact, { limit, cursor: pageParam }, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last: RepositoryPage) => last.next_cursor,
+    placeholderData: keepPrevious ? keepPreviousData : undefined,
+  });
+}
+
+export function useRepositoryPages(query: RepositoryListQuery, options?: RepositoryPagesOptions) {
+  return useInfiniteQuery(repositoryPagesOptions(query, options));
 }

@@ -13,7 +13,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'varchar(40)', (col) => col.notNull())
     .execute();
 
-  // Security events and admin changes (SECURITY.md D3, G4).
+  // Security events and admin changes (docs/security.md#d3, #g4).
   await withIdColumn(db, db.schema.createTable('audit_log'))
     .addColumn('actor_id', 'integer')
     .addColumn('action', 'varchar(100)', (col) => col.notNull())

@@ -3,8 +3,8 @@ import { withIdColumn } from '../migration-helpers.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations describe history, not today's types
 export async function up(db: Kysely<any>): Promise<void> {
-  // One row per GitHub repository in the team catalogue (DESIGN §1), unique by full name
-  // (case-insensitive) and by GitHub's numeric id.
+  // One row per GitHub repository in the team catalogue (docs/product.md#roles-and-visibility), unique by
+  // full name (case-insensitive) and by GitHub's numeric id.
   await withIdColumn(db, db.schema.createTable('repositories'))
     .addColumn('full_name', 'varchar(201)', (col) => col.notNull())
     .addColumn('github_id', 'bigint', (col) => col.notNull().unique())
@@ -53,7 +53,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     )
     .execute();
 
-  // Members whose own token proved they can read a private repository (DESIGN §1).
+  // Members whose own token proved they can read a private repository (docs/product.md#private-repositories).
   await db.schema
     .createTable('repository_access')
     .addColumn('repository_id', 'integer', (col) =>

@@ -2,6 +2,9 @@ import type { Migration } from 'kysely/migration';
 import * as createJobLeasesAndAuditLog from './2026-11-22-0001-create-job-leases-and-audit-log.ts';
 import * as createUsersAndTokens from './2026-11-22-0002-create-users-and-tokens.ts';
 import * as createRepositories from './2026-11-22-0003-create-repositories.ts';
+import * as createJobs from './2026-11-23-0001-create-jobs.ts';
+import * as createCatalogueIndexes from './2026-11-23-0100-create-catalogue-indexes.ts';
+import * as createInstanceBootstrap from './2026-11-23-0200-create-instance-bootstrap.ts';
 
 /**
  * Every migration, listed explicitly so boot needs no directory scan and the bundle-free
@@ -11,4 +14,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-0001-create-job-leases-and-audit-log': createJobLeasesAndAuditLog,
   '2026-11-22-0002-create-users-and-tokens': createUsersAndTokens,
   '2026-11-22-0003-create-repositories': createRepositories,
+  '2026-11-23-0001-create-jobs': createJobs,
+  '2026-11-23-0100-create-catalogue-indexes': createCatalogueIndexes,
+  '2026-11-23-0200-create-instance-bootstrap': createInstanceBootstrap,
 };

@@ -1,7 +1,6 @@
 import { type Kysely, type SelectQueryBuilder, type SqlBool, sql, type Transaction } from 'kysely';
 import type { AdminUserFlag } from '../../../shared/schemas/admin.ts';
-import type { Database, Flag } from '../../db/schema.ts';
-import type { UserRow } from '../auth/user-presenter.ts';
+import type { Database, Flag, UserRow } from '../../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type AdminUserRow = UserRow & { repository_count: number };
@@ -65,6 +64,20 @@ export async function listUsers(
     filter,
   ).executeTakeFirstOrThrow();
   return { rows: rows.map(toAdminRow), total: Number(count.count) };
+}
+
+/** Every account, oldest first (the command line's list). */
+export async function listAllUsers(db: Db): Promise<UserRow[]> {
+  return db.selectFrom('users').selectAll().orderBy('id').execute();
+}
+
+/** An active, verified administrator from now on. */
+export async function promoteUser(db: Db, id: number, now: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ is_admin: 1, is_active: 1, is_verified: 1, updated_at: now })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function findAdminUser(db: Db, id: number): Promise<AdminUserRow | undefined> {

@@ -8,25 +8,15 @@ import {
   adminUsersResponseSchema,
 } from '../../../shared/schemas/admin.ts';
 import { errorBodySchema } from '../../../shared/schemas/errors.ts';
-import { unauthorized } from '../../lib/app-error.ts';
-import { AdminService } from './admin.service.ts';
+import { requireUser } from '../../plugins/access.ts';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
 const security = [{ bearerAuth: [] }];
 
-/** SPEC §7 "Admin and system": user management and statistics, admins only. */
+/** User management and statistics, admins only (docs/product.md#admin-api). */
 export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = new AdminService({
-    db: app.db,
-    dialect: app.dbDialect,
-    clock: app.clock,
-    quota: app.sharedQuota,
-  });
+  const service = app.services.admin;
   const route = { config: { access: 'admin' as const } };
-  const actorId = (user: { id: number } | null) => {
-    if (!user) throw unauthorized();
-    return user.id;
-  };
 
   app.get(
     '/auth/admin/users',
@@ -74,7 +64,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({
-      user: await service.updateUserFlag(actorId(request.user), request.params.id, request.body),
+      user: await service.updateUserFlag(requireUser(request).id, request.params.id, request.body),
     }),
   );
 
@@ -84,7 +74,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       ...route,
       schema: {
         tags: ['admin'],
-        summary: 'User and repository counts (SPEC §3 Admin stats)',
+        summary: 'User and repository counts',
         security,
         response: { 200: adminStatsSchema, ...errors },
       },

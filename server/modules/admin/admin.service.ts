@@ -7,26 +7,27 @@ import {
   type AdminUsersResponse,
   adminUserFlags,
 } from '../../../shared/schemas/admin.ts';
+import type { RegisterBody, User } from '../../../shared/schemas/auth.ts';
 import type { Dialect } from '../../db/database.ts';
-import type { Database } from '../../db/schema.ts';
-import type { SharedQuota } from '../../github/quota.ts';
+import type { Database, UserRow } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/app-error.ts';
-import type { Clock } from '../../lib/clock.ts';
-import { bumpTokenVersion, findUserById, revokeUserFamilies } from '../auth/auth.queries.ts';
-import { presentUser } from '../auth/user-presenter.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import { type Clock, isoNow } from '../../lib/clock.ts';
+import type { AccountsService } from '../auth/accounts.service.ts';
 import {
   type AdminUserRow,
   countOtherActiveAdmins,
   countRepositories,
   countUsersByState,
   findAdminUser,
+  listAllUsers,
   listUsers,
   lockActiveAdmins,
+  promoteUser,
   setUserFlag,
 } from './admin.queries.ts';
-import { writeAudit } from './audit.ts';
 
-/** SPEC §3: `recent` counts accounts created in the last 30 days. */
+/** `recent` counts accounts created in the last 30 days. */
 export const RECENT_USER_DAYS = 30;
 
 export const ADMIN_MESSAGES = {
@@ -41,7 +42,7 @@ export interface AdminDeps {
   db: Kysely<Database>;
   dialect: Dialect;
   clock: Clock;
-  quota: SharedQuota;
+  accounts: AccountsService;
 }
 
 export interface ListUsersOptions {
@@ -51,7 +52,7 @@ export interface ListUsersOptions {
   is_active?: boolean;
 }
 
-/** User management and system statistics for admins (SPEC §2 Admin dashboard, DESIGN §2). */
+/** User management and system statistics for admins (docs/product.md#admin-api). */
 export class AdminService {
   readonly #deps: AdminDeps;
 
@@ -60,7 +61,7 @@ export class AdminService {
   }
 
   present(row: AdminUserRow): AdminUser {
-    return { ...presentUser(row, this.#deps.quota.remaining), repository_count: row.repository_count };
+    return { ...this.#deps.accounts.present(row), repository_count: row.repository_count };
   }
 
   async listUsers(options: ListUsersOptions): Promise<AdminUsersResponse> {
@@ -84,9 +85,9 @@ export class AdminService {
   }
 
   /**
-   * Sets one flag of a user. Refuses self-demotion, self-deactivation and anything that would
-   * leave no active admin, checked inside the transaction that writes the change (SECURITY.md
-   * D3). Deactivation and demotion end the user's sessions at once; every change is audited.
+   * Sets one flag of a user. Refuses self-demotion, self-deactivation and anything that would leave no active
+   * admin, checked inside the transaction that writes the change (docs/security.md#d3). Deactivation,
+   * demotion and marking unverified end the user's sessions at once; every change is audited.
    */
   async updateUserFlag(actorId: number, targetId: number, body: AdminUserPatchBody): Promise<AdminUser> {
     const flags = adminUserFlags.filter((name) => body[name] !== undefined);
@@ -114,21 +115,19 @@ export class AdminService {
         throw conflict(ADMIN_MESSAGES.lastAdmin);
       }
       // The caller may have lost admin rights since the request was authenticated.
-      const actor = await findUserById(trx, actorId);
+      const actor = await this.#deps.accounts.find(actorId, trx);
       if (actor?.is_admin !== 1 || actor.is_active !== 1) throw forbidden();
       if (target[flag] === value) return this.present(target);
 
-      const now = clock.now().toISOString();
+      const now = isoNow(clock);
       // The same rule once more inside the UPDATE itself: atomic even across processes.
       if (!(await setUserFlag(trx, targetId, flag, value, now, removesAnAdmin))) {
         throw conflict(ADMIN_MESSAGES.lastAdmin);
       }
-      if (reducesAdmins) {
-        // The change takes effect now: live access tokens carry the old version, refresh
-        // tokens are revoked (SECURITY.md C4).
-        await bumpTokenVersion(trx, targetId, now);
-        await revokeUserFamilies(trx, targetId, now);
-      }
+      // Deactivation, demotion and marking unverified take effect now: live access tokens carry
+      // the old version, refresh tokens are revoked (docs/security.md#c4). An unverified account
+      // can't sign in, so it must not stay signed in either.
+      if (value === 0) await this.#deps.accounts.endSessions(targetId, now, trx);
       await writeAudit(trx, {
         actorId,
         action: 'admin.user.update',
@@ -156,5 +155,59 @@ export class AdminService {
         total_stars: repositories.total_stars,
       },
     };
+  }
+
+  // ---- the command line (docs/product.md#command-line) -------------------------------------
+
+  /** Every account, oldest first. */
+  async listAllUsers(): Promise<User[]> {
+    return (await listAllUsers(this.#deps.db)).map((row) => this.#deps.accounts.present(row));
+  }
+
+  /**
+   * An account made by an operator (for REGISTRATION=closed): active and verified at once, an
+   * administrator or a member; audited without an actor.
+   */
+  async createAccount(account: RegisterBody, role: 'admin' | 'member'): Promise<UserRow> {
+    const user = await this.#deps.accounts.create(account, {
+      is_admin: role === 'admin' ? 1 : 0,
+      is_verified: 1,
+    });
+    await writeAudit(this.#deps.db, {
+      actorId: null,
+      action: 'cli.user.create',
+      target: `user:${user.id}`,
+      detail: { username: user.username, is_admin: role === 'admin' },
+      at: user.created_at,
+    });
+    return user;
+  }
+
+  /**
+   * Makes the account named by username or e-mail an active, verified administrator; audited
+   * without an actor. `changed` is false when it already was one; undefined when no such account.
+   */
+  async promote(login: string): Promise<{ user: UserRow; changed: boolean } | undefined> {
+    const { db, clock, accounts } = this.#deps;
+    const user = await accounts.findByLogin(login);
+    if (!user) return undefined;
+    if (user.is_admin === 1 && user.is_active === 1 && user.is_verified === 1)
+      return { user, changed: false };
+    const now = isoNow(clock);
+    await promoteUser(db, user.id, now);
+    await writeAudit(db, {
+      actorId: null,
+      action: 'cli.user.promote',
+      target: `user:${user.id}`,
+      detail: {
+        field: 'is_admin',
+        old: user.is_admin === 1,
+        new: true,
+        was_active: user.is_active === 1,
+        was_verified: user.is_verified === 1,
+      },
+      at: now,
+    });
+    return { user, changed: true };
   }
 }

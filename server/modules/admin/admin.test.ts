@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ONE_FLAG_MESSAGE } from '../../../shared/schemas/admin.ts';
 import { createUser, login, nextAddress, signedInUser } from '../../../test/helpers/auth-factory.ts';
+import { insertRepository } from '../../../test/helpers/backup-seed.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { testDialect } from '../../../test/helpers/test-database.ts';
-import { insertRepository } from '../backups/test-seed.ts';
-import { ADMIN_MESSAGES, AdminService } from './admin.service.ts';
+import { ADMIN_MESSAGES } from './admin.service.ts';
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof signedInUser>>;
@@ -315,6 +315,23 @@ describe('PATCH /auth/admin/users/{id}', () => {
     expect(again.user.is_active).toBe(true);
   });
 
+  it('marking a user unverified ends their sessions at once: access token and refresh token', async () => {
+    const victim = await signedInUser(t.app);
+    expect((await call('GET', '/auth/me', victim.headers)).statusCode).toBe(200);
+    const response = await call('PATCH', `/auth/admin/users/${victim.id}`, admin.headers, {
+      is_verified: false,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().user.is_verified).toBe(false);
+    expect((await call('GET', '/auth/me', victim.headers)).statusCode).toBe(401);
+    const refresh = await call('POST', '/auth/refresh', {}, { refresh_token: victim.session.refresh_token });
+    expect(refresh.statusCode).toBe(401);
+    // Verified again, they sign in again normally.
+    await call('PATCH', `/auth/admin/users/${victim.id}`, admin.headers, { is_verified: true });
+    const again = await login(t.app, { email_or_username: victim.email, password: victim.password });
+    expect(again.user.is_verified).toBe(true);
+  });
+
   it("demotion takes effect at once: the former admin's admin calls and session end", async () => {
     const other = await signedInUser(t.app, { is_admin: true });
     expect((await call('GET', '/auth/admin/stats', other.headers)).statusCode).toBe(200);
@@ -347,8 +364,7 @@ describe('the last active admin', () => {
         .execute()
     ).map((row) => row.id);
 
-  const serviceFor = (app: TestApp['app']) =>
-    new AdminService({ db: app.db, dialect: app.dbDialect, clock: app.clock, quota: app.sharedQuota });
+  const serviceFor = (app: TestApp['app']) => app.services.admin;
 
   it('two admins demoting each other in parallel over HTTP: exactly one wins, one admin remains', async () => {
     const a = await signedInUser(own.app, { is_admin: true });

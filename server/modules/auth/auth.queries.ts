@@ -1,6 +1,12 @@
-import { type Kysely, sql } from 'kysely';
-import type { Database, EmailTokenPurpose, Flag } from '../../db/schema.ts';
-import type { UserRow } from './user-presenter.ts';
+import { type Insertable, type Kysely, sql } from 'kysely';
+import type {
+  Database,
+  EmailTokenPurpose,
+  EmailTokensTable,
+  RefreshTokensTable,
+  UserRow,
+  UsersTable,
+} from '../../db/schema.ts';
 
 type Db = Kysely<Database>;
 
@@ -31,25 +37,36 @@ export async function findUserByUsername(db: Db, username: string): Promise<User
     .executeTakeFirst();
 }
 
-export async function countUsers(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+/**
+ * Takes the first-admin path for `userId`, just inserted in the caller's transaction: true for
+ * exactly one account ever. The singleton row's primary key serialises simultaneous first
+ * registrations (on PostgreSQL the second insert waits for the first transaction, then does
+ * nothing); `not exists` keeps an instance that has users but no row (restored, or migrated
+ * before the row existed) from making a newcomer its admin.
+ */
+export async function claimFirstAdmin(db: Db, userId: number, now: string): Promise<boolean> {
+  const claimed = await db
+    .insertInto('instance_bootstrap')
+    .columns(['id', 'user_id', 'claimed_at'])
+    .expression(
+      db
+        .selectNoFrom([
+          sql<number>`1`.as('id'),
+          sql<number>`cast(${userId} as integer)`.as('user_id'),
+          sql<string>`cast(${now} as varchar(40))`.as('claimed_at'),
+        ])
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('users').select('id').where('id', '!=', userId))),
+        ),
+    )
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return claimed !== undefined;
 }
 
-export interface NewUser {
-  username: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  password_hash: string;
-  is_verified: Flag;
-  is_admin: Flag;
-  is_active: Flag;
-  now: string;
-}
+/** A new row; `now` stamps both `created_at` and `updated_at`. */
+export type NewUser = Omit<Insertable<UsersTable>, 'created_at' | 'updated_at'> & { now: string };
 
 export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
   const { now, ...fields } = user;
@@ -79,16 +96,7 @@ export async function bumpTokenVersion(db: Db, id: number, now: string): Promise
 
 // ---- refresh tokens ------------------------------------------------------------------------
 
-export interface NewRefreshToken {
-  user_id: number;
-  family_id: string;
-  token_hash: string;
-  remember_me: Flag;
-  expires_at: string;
-  created_at: string;
-}
-
-export async function insertRefreshToken(db: Db, token: NewRefreshToken): Promise<void> {
+export async function insertRefreshToken(db: Db, token: Insertable<RefreshTokensTable>): Promise<void> {
   await db.insertInto('refresh_tokens').values(token).execute();
 }
 
@@ -140,16 +148,7 @@ export async function deleteExpiredRefreshTokens(db: Db, userId: number, now: st
 
 // ---- e-mail tokens -------------------------------------------------------------------------
 
-export async function replaceEmailToken(
-  db: Db,
-  token: {
-    user_id: number;
-    purpose: EmailTokenPurpose;
-    token_hash: string;
-    expires_at: string;
-    created_at: string;
-  },
-): Promise<void> {
+export async function replaceEmailToken(db: Db, token: Insertable<EmailTokensTable>): Promise<void> {
   // A new link voids the previous ones of the same purpose.
   await db.transaction().execute(async (trx) => {
     await trx
@@ -174,7 +173,7 @@ export async function findEmailToken(db: Db, purpose: EmailTokenPurpose, tokenHa
 
 /**
  * Consumes a token with one conditional update, so of two parallel uses exactly one wins
- * (SECURITY.md B2). Returns the user id, or undefined when it was used, expired or unknown.
+ * (docs/security.md#b2). Returns the user id, or undefined when it was used, expired or unknown.
  */
 export async function consumeEmailToken(
   db: Db,

@@ -12,10 +12,12 @@ import {
   resetTokenQuerySchema,
   successResponseSchema,
   verifyEmailBodySchema,
+  verifyResetTokenBodySchema,
 } from '../../../shared/schemas/auth.ts';
 import { errorBodySchema } from '../../../shared/schemas/errors.ts';
 import { clientKey } from '../../lib/client-key.ts';
 import type { LimitRule } from '../../lib/rate-limiter.ts';
+import { requireUser } from '../../plugins/access.ts';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 const errors = {
@@ -28,12 +30,13 @@ const errors = {
 
 const HOUR = 60 * 60 * 1000;
 
-/** The second counter of DESIGN §2: per account or e-mail, whichever address the attempts come from. */
-function bodyKey(field: 'email' | 'email_or_username') {
-  return (request: FastifyRequest) => {
-    const value = (request.body as Record<string, unknown> | undefined)?.[field];
-    return typeof value === 'string' ? value.trim().toLowerCase() : '';
-  };
+/**
+ * The second counter (docs/product.md#rate-limits): per e-mail address, whichever client address
+ * the attempts come from. (Sign-in counts per account, see `loginLimitKey`.)
+ */
+function emailKey(request: FastifyRequest) {
+  const value = (request.body as Record<string, unknown> | undefined)?.email;
+  return typeof value === 'string' ? value.trim().toLowerCase() : '';
 }
 
 const perClient = (name: string, max: number, windowMs: number): LimitRule => ({
@@ -42,21 +45,16 @@ const perClient = (name: string, max: number, windowMs: number): LimitRule => ({
   windowMs,
   key: clientKey,
 });
-const perAccount = (
-  name: string,
-  max: number,
-  windowMs: number,
-  field: 'email' | 'email_or_username',
-): LimitRule => ({
+const perAccount = (name: string, max: number, windowMs: number): LimitRule => ({
   name: `${name}:account`,
   max,
   windowMs,
-  key: bodyKey(field),
+  key: emailKey,
 });
 
 /** Sign-up, sign-in and recovery: all public, all rate limited per client and per account. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = app.authService;
+  const service = app.services.auth;
   const limit = (...rules: LimitRule[]) => app.rateLimiter.hook(...rules);
 
   app.post(
@@ -79,7 +77,17 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'public' },
       onRequest: limit(perClient('login', 10, FIFTEEN_MINUTES)),
-      preHandler: limit(perAccount('login', 10, FIFTEEN_MINUTES, 'email_or_username')),
+      // Keyed on the account the identifier names, not on the typed string: `victim` and
+      // `victim@example.com` share one counter instead of getting ten attempts each.
+      preHandler: limit({
+        name: 'login:account',
+        max: 10,
+        windowMs: FIFTEEN_MINUTES,
+        key: (request) => {
+          const value = (request.body as Record<string, unknown> | undefined)?.email_or_username;
+          return service.loginLimitKey(typeof value === 'string' ? value : '');
+        },
+      }),
       schema: {
         tags: ['auth'],
         summary: 'Sign in',
@@ -106,7 +114,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { access_token, refresh_token } = await app.tokens.rotate(request.body.refresh_token);
+      const { access_token, refresh_token } = await app.services.tokens.rotate(request.body.refresh_token);
       return { access_token, refresh_token };
     },
   );
@@ -136,7 +144,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: messageResponseSchema, ...errors },
       },
     },
-    async (request) => service.logoutEverywhere(request.user?.id ?? 0),
+    async (request) => service.logoutEverywhere(requireUser(request).id),
   );
 
   app.post(
@@ -159,7 +167,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'public' },
       onRequest: limit(perClient('resend', 3, FIFTEEN_MINUTES)),
-      preHandler: limit(perAccount('resend', 3, FIFTEEN_MINUTES, 'email')),
+      preHandler: limit(perAccount('resend', 3, FIFTEEN_MINUTES)),
       schema: {
         tags: ['auth'],
         summary: 'Send a new verification link',
@@ -175,7 +183,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'public' },
       onRequest: limit(perClient('forgot', 3, FIFTEEN_MINUTES)),
-      preHandler: limit(perAccount('forgot', 3, FIFTEEN_MINUTES, 'email')),
+      preHandler: limit(perAccount('forgot', 3, FIFTEEN_MINUTES)),
       schema: {
         tags: ['auth'],
         summary: 'Send a password reset link',
@@ -199,9 +207,29 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      // The reset page must not leak its token to anything it links to (SECURITY.md B3).
+      // The reset page must not leak its token to anything it links to (docs/security.md#b3).
       reply.header('referrer-policy', 'no-referrer');
       return service.verifyResetToken(request.query.token);
+    },
+  );
+
+  // The same check with the token in the body, which the web app uses: a URL's query string
+  // ends up in proxies' and servers' logs, and checking doesn't spend the token.
+  app.post(
+    '/auth/verify-reset-token',
+    {
+      config: { access: 'public' },
+      onRequest: limit(perClient('verify-reset', 30, FIFTEEN_MINUTES)),
+      schema: {
+        tags: ['auth'],
+        summary: 'Check a reset link before showing the form',
+        body: verifyResetTokenBodySchema,
+        response: { 200: successResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.header('referrer-policy', 'no-referrer');
+      return service.verifyResetToken(request.body.token);
     },
   );
 

@@ -1,34 +1,35 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { RESET_LINK_HOURS, VERIFICATION_LINK_HOURS } from '../../../shared/constants.ts';
-import type { LoginResponse, RegisterBody, SuccessResponse, User } from '../../../shared/schemas/auth.ts';
+import type {
+  ChangePasswordResponse,
+  LoginResponse,
+  RegisterBody,
+  SuccessResponse,
+  User,
+} from '../../../shared/schemas/auth.ts';
 import type { AppConfig } from '../../config.ts';
-import type { Database, EmailTokenPurpose } from '../../db/schema.ts';
-import type { SharedQuota } from '../../github/quota.ts';
-import { AppError, badRequest, conflict, notFound } from '../../lib/app-error.ts';
-import { addSeconds, type Clock } from '../../lib/clock.ts';
+import type { Database, EmailTokenPurpose, UserRow } from '../../db/schema.ts';
+import { AppError, badRequest, notFound } from '../../lib/app-error.ts';
+import { addSeconds, type Clock, isoNow } from '../../lib/clock.ts';
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 import { hashToken, randomToken } from '../../lib/secret-box.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { passwordChangedMail, resetMail, verificationMail } from '../../mail/templates.ts';
+import { ACCOUNT_MESSAGES, type AccountsService } from './accounts.service.ts';
 import {
-  bumpTokenVersion,
+  claimFirstAdmin,
   consumeEmailToken,
-  countUsers,
   findEmailToken,
   findUserByEmail,
   findUserById,
   findUserByLogin,
-  findUserByUsername,
-  insertUser,
   replaceEmailToken,
   revokeFamily,
-  revokeUserFamilies,
   updateUser,
   voidEmailTokens,
 } from './auth.queries.ts';
 import type { TokenService } from './tokens.service.ts';
-import { presentUser, type UserRow } from './user-presenter.ts';
 
 export const MESSAGES = {
   invalidCredentials: 'Invalid email/username or password',
@@ -42,8 +43,7 @@ export const MESSAGES = {
     'Registration successful! You are the first user, so your account is an administrator and ready to use.',
   registeredMailFailed:
     'Your account was created, but the verification email could not be sent. Use "Resend verification email" to try again.',
-  emailTaken: 'An account with this email already exists',
-  usernameTaken: 'This username is already taken',
+  ...ACCOUNT_MESSAGES,
   verified: 'Email verified successfully! You can now sign in.',
   verifyNotFound: 'Verification token not found. The link may have expired or already been used.',
   verifyInvalid: 'Invalid or expired verification token. Please request a new verification email.',
@@ -63,14 +63,16 @@ export const MESSAGES = {
 export interface AuthDeps {
   db: Kysely<Database>;
   tokens: TokenService;
+  accounts: AccountsService;
   mailer: Mailer;
   clock: Clock;
   config: AppConfig;
   log: FastifyBaseLogger;
-  quota: SharedQuota;
 }
 
-/** Sign-up, sign-in, e-mail verification, password reset and change (SPEC §7 Auth, DESIGN §2). */
+/**
+ * Sign-up, sign-in, e-mail verification, password reset and change (docs/product.md#accounts-and-sessions).
+ */
 export class AuthService {
   readonly #deps: AuthDeps;
 
@@ -79,38 +81,38 @@ export class AuthService {
   }
 
   present(row: UserRow): User {
-    return presentUser(row, this.#deps.quota.remaining);
+    return this.#deps.accounts.present(row);
   }
 
   async register(body: RegisterBody): Promise<{ message: string }> {
-    const { db, config, clock } = this.#deps;
+    const { config } = this.#deps;
     if (config.registration === 'closed') throw new AppError(403, 'forbidden', MESSAGES.registrationClosed);
-    if (await findUserByEmail(db, body.email)) throw conflict(MESSAGES.emailTaken);
-    if (await findUserByUsername(db, body.username)) throw conflict(MESSAGES.usernameTaken);
-    const first = (await countUsers(db)) === 0;
-    const now = clock.now().toISOString();
-    let user: UserRow;
-    try {
-      user = await insertUser(db, {
-        username: body.username.trim(),
-        email: body.email.trim().toLowerCase(),
-        first_name: body.first_name.trim(),
-        last_name: body.last_name.trim(),
-        password_hash: await hashPassword(body.password),
-        // The first account on an empty instance is its administrator, verified at once (DESIGN §2).
-        is_admin: first ? 1 : 0,
-        is_verified: first ? 1 : 0,
-        is_active: 1,
-        now,
-      });
-    } catch (error) {
-      // A parallel registration took the address or name between the checks and the insert.
-      if (/unique|duplicate/i.test(String(error))) throw conflict(MESSAGES.emailTaken);
-      throw error;
-    }
+    // The account and the first-admin claim are one change: of simultaneous registrations on
+    // an empty instance exactly one becomes its administrator, verified at once; the others
+    // are ordinary members (a "no users yet" count before the insert let all of them through).
+    const { user, first } = await this.#deps.accounts.create(
+      body,
+      { is_admin: 0, is_verified: 0 },
+      async (trx, inserted, now) => {
+        if (!(await claimFirstAdmin(trx, inserted.id, now))) return { user: inserted, first: false };
+        const admin = await updateUser(trx, inserted.id, { is_admin: 1, is_verified: 1, updated_at: now });
+        return { user: admin ?? inserted, first: true };
+      },
+    );
     if (first) return { message: MESSAGES.registeredFirstAdmin };
     const sent = await this.#sendEmailLink(user, 'verify');
     return { message: sent ? MESSAGES.registered : MESSAGES.registeredMailFailed };
+  }
+
+  /**
+   * What the per-account login limit counts against: the account an identifier names (any
+   * spelling of its username or e-mail), else the identifier normalised as sign-in reads it.
+   * Both cost one lookup, so the key tells nothing by its timing.
+   */
+  async loginLimitKey(identifier: string): Promise<string> {
+    const normalised = identifier.trim().toLowerCase();
+    const user = await findUserByLogin(this.#deps.db, normalised);
+    return user ? `user:${user.id}` : `unknown:${normalised}`;
   }
 
   async login(login: string, password: string, rememberMe: boolean): Promise<LoginResponse> {
@@ -121,7 +123,7 @@ export class AuthService {
     // Only after the password checked out may the answer say why the account can't sign in.
     if (user.is_active !== 1) throw new AppError(403, 'forbidden', MESSAGES.inactive);
     if (user.is_verified !== 1) throw new AppError(403, 'forbidden', MESSAGES.unverified);
-    const now = clock.now().toISOString();
+    const now = isoNow(clock);
     const changes: Parameters<typeof updateUser>[2] = { last_login_at: now, updated_at: now };
     if (needsRehash(user.password_hash)) changes.password_hash = await hashPassword(password);
     const updated = (await updateUser(db, user.id, changes)) ?? user;
@@ -131,7 +133,7 @@ export class AuthService {
 
   async verifyEmail(token: string): Promise<SuccessResponse> {
     const { db, clock } = this.#deps;
-    const now = clock.now().toISOString();
+    const now = isoNow(clock);
     const tokenHash = hashToken(token);
     const userId = await consumeEmailToken(db, 'verify', tokenHash, now);
     if (userId === undefined) {
@@ -150,7 +152,7 @@ export class AuthService {
     return { success: true, message: MESSAGES.resent };
   }
 
-  /** Same answer whether or not the address exists (SECURITY.md B1). */
+  /** Same answer whether or not the address exists (docs/security.md#b1). */
   async forgotPassword(email: string): Promise<SuccessResponse> {
     const user = await findUserByEmail(this.#deps.db, email);
     if (user && user.is_active === 1) await this.#sendEmailLink(user, 'reset');
@@ -159,25 +161,24 @@ export class AuthService {
 
   async verifyResetToken(token: string): Promise<SuccessResponse> {
     const row = await findEmailToken(this.#deps.db, 'reset', hashToken(token));
-    const now = this.#deps.clock.now().toISOString();
+    const now = isoNow(this.#deps.clock);
     if (!row || row.used_at !== null || row.expires_at <= now) throw badRequest(MESSAGES.resetInvalid);
     return { success: true, message: MESSAGES.resetValid };
   }
 
   async resetPassword(token: string, newPassword: string): Promise<SuccessResponse> {
     const { db, clock } = this.#deps;
-    const now = clock.now().toISOString();
+    const now = isoNow(clock);
     const passwordHash = await hashPassword(newPassword);
     // One change: the link is spent only if the password changes and every session and other
-    // link dies with the old password (SECURITY.md B2, B4); a crash leaves all or nothing.
+    // link dies with the old password (docs/security.md#b2, #b4); a crash leaves all or nothing.
     const user = await db.transaction().execute(async (trx) => {
       const userId = await consumeEmailToken(trx, 'reset', hashToken(token), now);
       if (userId === undefined) return undefined;
       const row = await findUserById(trx, userId);
       if (row?.is_active !== 1) return undefined;
       await updateUser(trx, userId, { password_hash: passwordHash, updated_at: now });
-      await bumpTokenVersion(trx, userId, now);
-      await revokeUserFamilies(trx, userId, now);
+      await this.#deps.accounts.endSessions(userId, now, trx);
       await voidEmailTokens(trx, userId, 'reset', now);
       return row;
     });
@@ -187,41 +188,49 @@ export class AuthService {
   }
 
   /**
-   * Changes the password and signs out every other session; the caller's own session (named
-   * by its refresh token) stays, so the person changing it is not thrown out mid-task.
+   * Changes the password and ends every session at once, as reset and log-out-everywhere do:
+   * the token version moves (live access tokens die, not only refresh tokens) and every refresh
+   * family is revoked. The caller gets a fresh pair in the answer, so the person changing it is
+   * not thrown out mid-task; it keeps remember-me when their own live refresh token says so.
    */
   async changePassword(
     userId: number,
     current: string,
     next: string,
     ownRefreshToken?: string,
-  ): Promise<{ message: string }> {
+  ): Promise<ChangePasswordResponse> {
     const { db, clock, tokens } = this.#deps;
     const user = await findUserById(db, userId);
     if (!user) throw notFound('User not found');
     if (!(await verifyPassword(user.password_hash, current))) {
       throw badRequest(MESSAGES.currentPasswordWrong, { current_password: MESSAGES.currentPasswordWrong });
     }
-    const now = clock.now().toISOString();
-    await updateUser(db, userId, { password_hash: await hashPassword(next), updated_at: now });
-    const own = ownRefreshToken ? await tokens.familyOf(ownRefreshToken) : undefined;
-    await revokeUserFamilies(db, userId, now, own?.userId === userId ? own.familyId : undefined);
+    const now = isoNow(clock);
+    const passwordHash = await hashPassword(next);
+    // All or nothing: a crash can't leave the new password with the old sessions alive.
+    const session = await db.transaction().execute(async (trx) => {
+      const rememberMe = ownRefreshToken ? await tokens.remembers(ownRefreshToken, userId, trx) : false;
+      await updateUser(trx, userId, { password_hash: passwordHash, updated_at: now });
+      await this.#deps.accounts.endSessions(userId, now, trx);
+      const updated = await findUserById(trx, userId);
+      if (!updated) throw notFound('User not found');
+      return tokens.startSession(updated, rememberMe, trx);
+    });
     await this.#notify(passwordChangedMail(this.#deps.config.appName, user.email, user.first_name));
-    return { message: MESSAGES.passwordChanged };
+    return { message: MESSAGES.passwordChanged, ...session };
   }
 
   async logout(refreshToken: string): Promise<{ message: string }> {
     const family = await this.#deps.tokens.familyOf(refreshToken);
-    if (family) await revokeFamily(this.#deps.db, family.familyId, this.#deps.clock.now().toISOString());
+    if (family) await revokeFamily(this.#deps.db, family.familyId, isoNow(this.#deps.clock));
     return { message: MESSAGES.loggedOut };
   }
 
   async logoutEverywhere(userId: number): Promise<{ message: string }> {
-    const now = this.#deps.clock.now().toISOString();
+    const now = isoNow(this.#deps.clock);
     // Both or neither: refresh families revoked and live access tokens invalidated.
     await this.#deps.db.transaction().execute(async (trx) => {
-      await revokeUserFamilies(trx, userId, now);
-      await bumpTokenVersion(trx, userId, now);
+      await this.#deps.accounts.endSessions(userId, now, trx);
     });
     return { message: MESSAGES.loggedOutEverywhere };
   }
@@ -239,7 +248,7 @@ export class AuthService {
       expires_at: addSeconds(now, hours * 3600).toISOString(),
       created_at: now.toISOString(),
     });
-    // Links come from PUBLIC_URL, never from the request's Host header (SECURITY.md B3).
+    // Links come from PUBLIC_URL, never from the request's Host header (docs/security.md#b3).
     const path = purpose === 'verify' ? 'verify-email' : 'reset-password';
     const link = `${config.publicUrl}/#/${path}?token=${encodeURIComponent(token)}`;
     const mail =

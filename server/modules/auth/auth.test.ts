@@ -12,6 +12,8 @@ import {
 import { createFakeClock } from '../../../test/helpers/fake-clock.ts';
 import { startSmtpSink } from '../../../test/helpers/smtp-sink.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { deriveKey } from '../../lib/secret-box.ts';
+import { MESSAGES } from './auth.service.ts';
 
 const clock = createFakeClock();
 let t: TestApp;
@@ -95,7 +97,7 @@ describe('POST /auth/register', () => {
       'password',
       'Password must be at least 8 characters with uppercase, lowercase, and number',
     ],
-  ])('rejects %j with SPEC §5 message', async (override, field, message) => {
+  ])('rejects %j with the documented message', async (override, field, message) => {
     const response = await post('/auth/register', buildRegistration(override));
     expect(response.statusCode).toBe(400);
     expect(errorBodySchema.parse(response.json()).fields?.[field]).toBe(message);
@@ -115,6 +117,43 @@ describe('POST /auth/register', () => {
     );
     expect(sameName.statusCode).toBe(409);
     expect(sameName.json().message).toBe('This username is already taken');
+  });
+
+  it('lets exactly one of six simultaneous first registrations become the admin', async () => {
+    // Its own empty instance: the race is about the very first account.
+    const fresh = await createTestApp({ SMTP_URL: sink.smtpUrl });
+    try {
+      const bodies = Array.from({ length: 6 }, () => buildRegistration());
+      const answers = await Promise.all(
+        bodies.map((body) =>
+          fresh.app.inject({
+            method: 'POST',
+            url: '/auth/register',
+            payload: body,
+            remoteAddress: nextAddress(),
+          }),
+        ),
+      );
+      expect(answers.map((answer) => answer.statusCode)).toEqual(Array(6).fill(201));
+      const messages = answers.map((answer) => answer.json().message);
+      expect(messages.filter((message) => message === MESSAGES.registeredFirstAdmin)).toHaveLength(1);
+      expect(messages.filter((message) => message === MESSAGES.registered)).toHaveLength(5);
+      const rows = await fresh.app.db
+        .selectFrom('users')
+        .select(['email', 'is_admin', 'is_verified'])
+        .execute();
+      expect(rows).toHaveLength(6);
+      const admins = rows.filter((row) => row.is_admin === 1);
+      expect(admins).toHaveLength(1);
+      expect(rows.filter((row) => row.is_verified === 1)).toEqual(admins);
+      // The admin is the one who was told so; the others were sent a verification link.
+      const adminIndex = bodies.findIndex((body) => body.email === admins[0]?.email);
+      expect(answers[adminIndex]?.json().message).toBe(MESSAGES.registeredFirstAdmin);
+      for (const body of bodies.filter((_, index) => index !== adminIndex))
+        await sink.waitForMail(body.email);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('allows 10 registrations an hour per address', async () => {
@@ -173,7 +212,7 @@ describe('POST /auth/verify-email', () => {
 });
 
 describe('POST /auth/login', () => {
-  it('answers tokens and the SPEC §3 user', async () => {
+  it('answers tokens and the user', async () => {
     const user = await createUser(t.app);
     const session = await login(t.app, {
       email_or_username: user.username,
@@ -240,6 +279,42 @@ describe('POST /auth/login', () => {
     expect(last.headers['retry-after']).toBe(String(body.retry_after));
   });
 
+  it('counts every spelling of one account on one counter: username, e-mail, case, spaces', async () => {
+    const user = await createUser(t.app);
+    const spellings = [
+      user.username,
+      user.email,
+      user.username.toUpperCase(),
+      ` ${user.email.toUpperCase()} `,
+    ];
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const response = await post('/auth/login', {
+        email_or_username: spellings[i % spellings.length],
+        password: 'Wrong-passw0rd',
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses[10]).toBe(429);
+    // The right password is refused too while the account's window lasts.
+    const right = await post('/auth/login', { email_or_username: user.email, password: user.password });
+    expect(right.statusCode).toBe(429);
+  });
+
+  it('limits an unknown identifier alike, whatever its case and spaces', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const response = await post('/auth/login', {
+        email_or_username: ['Ghost-Login', 'ghost-login', ' GHOST-LOGIN '][i % 3],
+        password: 'Wrong-passw0rd',
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses[10]).toBe(429);
+  });
+
   it('limits attempts per account across rotating addresses', async () => {
     const user = await createUser(t.app);
     const statuses: number[] = [];
@@ -289,6 +364,34 @@ describe('access tokens', () => {
       });
       expect(response.statusCode).toBe(401);
     }
+  });
+
+  it('refuse a correctly signed token without exp', async () => {
+    const user = await signedInUser(t.app);
+    const { token_version } = await t.app.db
+      .selectFrom('users')
+      .select('token_version')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    const key = deriveKey(t.app.secretKey, 'access-jwt-v1');
+    const build = () =>
+      new SignJWT({ ver: token_version })
+        .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
+        .setSubject(String(user.id))
+        .setIssuer('repo-tracker')
+        .setAudience('repo-tracker-api')
+        .setIssuedAt(Math.floor(clock.now().getTime() / 1000));
+    const me = (token: string) =>
+      t.app.inject({ method: 'GET', url: '/auth/me', headers: { authorization: `Bearer ${token}` } });
+    // The same claims with an expiry pass: key and claims are right, only `exp` is missing below.
+    const withExpiry = await build()
+      .setExpirationTime(Math.floor(clock.now().getTime() / 1000) + 60)
+      .sign(key);
+    expect((await me(withExpiry)).statusCode).toBe(200);
+    const forever = await build().sign(key);
+    const response = await me(forever);
+    expect(response.statusCode).toBe(401);
+    expect(response.json().code).toBe('unauthorized');
   });
 
   it('stop working at once when the account is deactivated', async () => {
@@ -423,20 +526,24 @@ describe('REGISTRATION=closed', () => {
 });
 
 describe('mail failures', () => {
-  it('never lose the account: registration succeeds, says so, and resending works once mail is back', async () => {
+  it('never lose the account: registration succeeds and the mail stays queued for another attempt', async () => {
     const broken = await createTestApp({ SMTP_URL: 'smtp://127.0.0.1:1' });
     try {
       await broken.app.inject({ method: 'POST', url: '/auth/register', payload: buildRegistration() }); // first = admin, no mail
       const body = buildRegistration();
       const response = await broken.app.inject({ method: 'POST', url: '/auth/register', payload: body });
       expect(response.statusCode).toBe(201);
-      expect(response.json().message).toMatch(/could not be sent/);
+      // Mail leaves after the answer (server/mail/queued-mailer.ts), so the answer can't know.
+      expect(response.json().message).toMatch(/check your email/);
       const row = await broken.app.db
         .selectFrom('users')
         .select('id')
         .where('email', '=', body.email)
         .executeTakeFirst();
       expect(row).toBeDefined();
+      await expect
+        .poll(() => broken.app.db.selectFrom('jobs').select(['status', 'last_error']).execute())
+        .toEqual([{ status: 'pending', last_error: expect.stringMatching(/ECONNREFUSED|connect/i) }]);
     } finally {
       await broken.close();
     }

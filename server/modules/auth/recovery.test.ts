@@ -7,10 +7,15 @@ import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 const clock = createFakeClock();
 let t: TestApp;
 let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+/** The request log at the default level, as an operator's log reader would see it. */
+const logLines: string[] = [];
 
 beforeAll(async () => {
   sink = await startSmtpSink();
-  t = await createTestApp({ SMTP_URL: sink.smtpUrl, PUBLIC_URL: 'https://tracker.example.com' }, { clock });
+  t = await createTestApp(
+    { SMTP_URL: sink.smtpUrl, PUBLIC_URL: 'https://tracker.example.com', LOG_LEVEL: 'info' },
+    { clock, logStream: { write: (line) => void logLines.push(line) } },
+  );
 });
 
 afterAll(async () => {
@@ -129,6 +134,45 @@ describe('reset links', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toBe('Invalid or expired reset token');
     expect((await t.app.inject({ method: 'GET', url: '/auth/verify-reset-token' })).statusCode).toBe(400);
+  });
+
+  it('can be checked with POST /auth/verify-reset-token { token }, which answers like the GET and spends nothing', async () => {
+    const user = await createUser(t.app);
+    const token = await requestReset(user.email);
+    const check = await post('/auth/verify-reset-token', { token });
+    expect(check.statusCode).toBe(200);
+    expect(check.json()).toEqual({ success: true, message: 'Reset token is valid' });
+    expect(check.headers['referrer-policy']).toBe('no-referrer');
+    expect((await post('/auth/verify-reset-token', { token })).statusCode).toBe(200);
+
+    for (const payload of [{ token: 'nope' }, { token: 'x'.repeat(43) }, { token: '' }, {}]) {
+      const invalid = await post('/auth/verify-reset-token', payload);
+      expect(invalid.statusCode, JSON.stringify(payload)).toBe(400);
+    }
+    expect((await post('/auth/verify-reset-token', { token: 'nope' })).json()).toEqual({
+      message: 'Invalid or expired reset token',
+      code: 'bad_request',
+    });
+
+    expect((await post('/auth/reset-password', { token, new_password: 'NewPassw0rd' })).statusCode).toBe(200);
+    const used = await post('/auth/verify-reset-token', { token });
+    expect(used.statusCode).toBe(400);
+    expect(used.json().message).toBe('Invalid or expired reset token');
+  });
+
+  it('never reach the request log, even when checked through the GET', async () => {
+    const user = await createUser(t.app);
+    const token = await requestReset(user.email);
+    const before = logLines.length;
+    const check = await t.app.inject({ method: 'GET', url: `/auth/verify-reset-token?token=${token}` });
+    expect(check.statusCode).toBe(200);
+    const lines = logLines.slice(before);
+    // The request was logged (method and route), without its query string.
+    expect(lines.some((line) => line.includes('/auth/verify-reset-token'))).toBe(true);
+    for (const line of lines) {
+      expect(line).not.toContain(token);
+      expect(line).not.toContain('?token=');
+    }
   });
 
   it('give exactly one success to parallel submissions', async () => {

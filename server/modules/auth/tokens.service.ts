@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Kysely } from 'kysely';
 import { ACCESS_TOKEN_MINUTES, REMEMBER_ME_HOURS, SESSION_HOURS } from '../../../shared/constants.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database, UserRow } from '../../db/schema.ts';
 import { unauthorized } from '../../lib/app-error.ts';
-import { addSeconds, type Clock } from '../../lib/clock.ts';
+import { addSeconds, type Clock, isoNow } from '../../lib/clock.ts';
 import { deriveKey, hashToken, randomToken } from '../../lib/secret-box.ts';
 import {
   claimRefreshToken,
@@ -14,7 +14,6 @@ import {
   insertRefreshToken,
   revokeFamily,
 } from './auth.queries.ts';
-import type { UserRow } from './user-presenter.ts';
 
 const ISSUER = 'repo-tracker';
 const AUDIENCE = 'repo-tracker-api';
@@ -28,7 +27,7 @@ export interface IssuedTokens {
 /**
  * Access tokens are short JWTs (HS256 only, typed, 15 minutes) checked against the user's
  * `token_version` on every request; refresh tokens are opaque, stored hashed, rotated on every
- * use, and a replayed one revokes its whole family (SECURITY.md C1, C2).
+ * use, and a replayed one revokes its whole family (docs/security.md#c1, #c2).
  */
 export class TokenService {
   readonly #db: Kysely<Database>;
@@ -63,6 +62,9 @@ export class TokenService {
         issuer: ISSUER,
         audience: AUDIENCE,
         typ: 'at+jwt',
+        // jose checks `exp` only when present: a token without one, correctly signed (a leaked
+        // key, a bug in a future signer), would never expire. Every token we sign has them all.
+        requiredClaims: ['exp', 'iat', 'sub', 'ver'],
         currentDate: this.#clock.now(),
       });
       subject = payload.sub;
@@ -76,17 +78,25 @@ export class TokenService {
     return user;
   }
 
-  /** A new session: a fresh family whose absolute lifetime rotation never extends. */
-  async startSession(user: UserRow, rememberMe: boolean): Promise<IssuedTokens> {
+  /**
+   * A new session: a fresh family whose absolute lifetime rotation never extends. `db` is the
+   * caller's transaction when the session must start in the same change (password change).
+   */
+  async startSession(
+    user: UserRow,
+    rememberMe: boolean,
+    db: Kysely<Database> = this.#db,
+  ): Promise<IssuedTokens> {
     const now = this.#clock.now();
     // Each sign-in sweeps the user's dead sessions (indexed by user), so the table stays small.
-    await deleteExpiredRefreshTokens(this.#db, user.id, now.toISOString());
+    await deleteExpiredRefreshTokens(db, user.id, now.toISOString());
     const lifetimeHours = rememberMe ? REMEMBER_ME_HOURS : SESSION_HOURS;
     const refresh_token = await this.#issueRefreshToken(
       user.id,
       randomUUID(),
       rememberMe,
       addSeconds(now, lifetimeHours * 3600),
+      db,
     );
     return { access_token: await this.signAccessToken(user), refresh_token };
   }
@@ -107,7 +117,7 @@ export class TokenService {
       await revokeFamily(this.#db, row.family_id, now);
       throw unauthorized(SESSION_EXPIRED);
     }
-    // Claiming the presented token and storing its successor are one change (SECURITY.md H1):
+    // Claiming the presented token and storing its successor are one change (docs/security.md#h1):
     // apart, a crash between them left the family with a consumed token and no successor, so
     // the client, which never got the answer, retried and was signed out as a replay (found by
     // server/crash-durability.test.ts).
@@ -135,6 +145,19 @@ export class TokenService {
     return row ? { familyId: row.family_id, userId: row.user_id } : undefined;
   }
 
+  /** Whether a presented refresh token is a live one of `userId` with remember-me on. */
+  async remembers(presented: string, userId: number, db: Kysely<Database> = this.#db): Promise<boolean> {
+    const row = await findRefreshToken(db, hashToken(presented));
+    const now = isoNow(this.#clock);
+    return (
+      row?.user_id === userId &&
+      row.used_at === null &&
+      row.revoked_at === null &&
+      row.expires_at > now &&
+      row.remember_me === 1
+    );
+  }
+
   async #issueRefreshToken(
     userId: number,
     familyId: string,
@@ -149,7 +172,7 @@ export class TokenService {
       token_hash: hashToken(token),
       remember_me: rememberMe ? 1 : 0,
       expires_at: expiresAt.toISOString(),
-      created_at: this.#clock.now().toISOString(),
+      created_at: isoNow(this.#clock),
     });
     return token;
   }

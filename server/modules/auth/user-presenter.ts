@@ -1,10 +1,8 @@
 import type { User } from '../../../shared/schemas/auth.ts';
-import type { UsersTable } from '../../db/schema.ts';
-
-export type UserRow = Omit<UsersTable, 'id' | 'token_version'> & { id: number; token_version: number };
+import type { UserRow } from '../../db/schema.ts';
 
 /**
- * The only way a user row leaves the server: SPEC §3 fields, never the hash or a sealed secret.
+ * The only way a user row leaves the server: the fields of `userSchema`, never the hash or a sealed secret.
  * `sharedQuotaRemaining` is the server token's last seen quota.
  */
 export function presentUser(row: UserRow, sharedQuotaRemaining: number | null): User {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BACKUP_NAME_PATTERN, type BackupKind } from '../../../shared/schemas/admin.ts';
+import { isDerivedTable } from '../repos/catalogue.service.ts';
 
 /** The `format` of the header line; anything else is not one of our backups. */
 export const BACKUP_FORMAT = 'repo-tracker-backup';
@@ -12,6 +13,7 @@ export const BACKUP_FORMAT = 'repo-tracker-backup';
  */
 export const BACKUP_TABLES: readonly { name: string; key: readonly string[] }[] = [
   { name: 'users', key: ['id'] },
+  { name: 'instance_bootstrap', key: ['id'] },
   { name: 'refresh_tokens', key: ['id'] },
   { name: 'email_tokens', key: ['id'] },
   { name: 'job_leases', key: ['name'] },
@@ -29,6 +31,20 @@ export function isInternalTable(name: string): boolean {
   return name.startsWith('kysely_');
 }
 
+/**
+ * Work in flight, not data: never backed up, and emptied by a restore. The job queue holds
+ * queued mail (one-time links, sealed) and messages about the data a restore replaces.
+ */
+export const TRANSIENT_TABLES: readonly string[] = ['jobs'];
+
+/**
+ * Tables a backup leaves out: Kysely's bookkeeping, the transient ones, and the catalogue's
+ * derived tables (dialect-specific, such as SQLite's FTS5 index; a restore rebuilds them).
+ */
+export function isExcludedTable(name: string): boolean {
+  return isInternalTable(name) || TRANSIENT_TABLES.includes(name) || isDerivedTable(name);
+}
+
 export interface TableInfo {
   name: string;
   columns: string[];
@@ -39,7 +55,7 @@ export interface TableInfo {
  * others by name (a newer migration's table the list has not caught up with).
  */
 export function orderTables(tables: TableInfo[]): (TableInfo & { key: readonly string[] | null })[] {
-  const byName = new Map(tables.filter((table) => !isInternalTable(table.name)).map((t) => [t.name, t]));
+  const byName = new Map(tables.filter((table) => !isExcludedTable(table.name)).map((t) => [t.name, t]));
   const ordered: (TableInfo & { key: readonly string[] | null })[] = [];
   for (const known of BACKUP_TABLES) {
     const table = byName.get(known.name);

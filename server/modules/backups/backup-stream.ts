@@ -21,7 +21,7 @@ export interface WrittenBackup {
 }
 
 /**
- * Streams the whole database as DESIGN §4's backup into `destination`: gzip of JSON lines, a
+ * Streams the whole database as one portable backup into `destination`: gzip of JSON lines, a
  * header then `{ table, row }` per row, every table read inside ONE read transaction so the
  * file is one consistent moment. SQLite: a read transaction on the app's own connection;
  * PostgreSQL: REPEATABLE READ, READ ONLY. Memory stays flat (tables are paged, the gzip stream

@@ -1,17 +1,30 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { isInternalTable, orderTables, type TableInfo } from './backup-format.ts';
+import { isExcludedTable, orderTables, type TableInfo, TRANSIENT_TABLES } from './backup-format.ts';
 
 // Backups and restores work on whatever tables the schema has, so they address tables and
 // columns by name rather than through the typed schema.
 type Db = Kysely<Database> | Transaction<Database>;
 export type Row = Record<string, unknown>;
 
-/** The application's tables (no views, no Kysely bookkeeping, only PostgreSQL's `public`). */
+/** The tables a backup holds (no views, no Kysely bookkeeping, no transient tables, only PostgreSQL's `public`). */
 export async function listTables(db: Db): Promise<TableInfo[]> {
+  return (await listAllTables(db))
+    .filter((table) => !isExcludedTable(table.name))
+    .map((table) => ({ name: table.name, columns: table.columns }));
+}
+
+/** The transient tables this database has (a restore empties them). */
+export async function listTransientTables(db: Db): Promise<string[]> {
+  return (await listAllTables(db))
+    .map((table) => table.name)
+    .filter((name) => TRANSIENT_TABLES.includes(name));
+}
+
+async function listAllTables(db: Db): Promise<TableInfo[]> {
   const tables = await db.introspection.getTables();
   return tables
-    .filter((table) => !table.isView && !isInternalTable(table.name))
+    .filter((table) => !table.isView)
     .filter((table) => table.schema === undefined || table.schema === 'public')
     .map((table) => ({ name: table.name, columns: table.columns.map((column) => column.name) }));
 }

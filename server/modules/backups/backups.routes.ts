@@ -7,16 +7,15 @@ import {
 } from '../../../shared/schemas/admin.ts';
 import { messageResponseSchema } from '../../../shared/schemas/auth.ts';
 import { errorBodySchema } from '../../../shared/schemas/errors.ts';
-import { createBackupService } from './create-backup-service.ts';
+import { requireUser } from '../../plugins/access.ts';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
 const security = [{ bearerAuth: [] }];
 
-/** SPEC §7 backups and DESIGN §4's extra calls: create, list, download and delete, admins only. */
+/** Backups, admins only: create, list, download and delete (docs/product.md#backups-api). */
 export const backupRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createBackupService(app);
+  const service = app.services.backups;
   const route = { config: { access: 'admin' as const } };
-  const actorId = (user: { id: number } | null) => user?.id ?? null;
 
   app.post(
     '/health/backup',
@@ -29,9 +28,11 @@ export const backupRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: backupCreatedResponseSchema, ...errors },
       },
     },
+    // `backup_path` is the file name only: the server's folders are nobody's business
+    // (docs/product.md#backups-api).
     async (request) => {
-      const created = await service.create('manual', actorId(request.user));
-      return { backup_path: created.path, name: created.name };
+      const created = await service.create('manual', requireUser(request).id);
+      return { backup_path: created.name, name: created.name };
     },
   );
 
@@ -47,8 +48,8 @@ export const backupRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const created = await service.create('auto', actorId(request.user));
-      return { backup_path: created.path, name: created.name };
+      const created = await service.create('auto', requireUser(request).id);
+      return { backup_path: created.name, name: created.name };
     },
   );
 
@@ -107,7 +108,7 @@ export const backupRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await service.remove(request.params.name, actorId(request.user));
+      await service.remove(request.params.name, requireUser(request).id);
       return { message: `Backup ${request.params.name} deleted` };
     },
   );

@@ -9,8 +9,8 @@ import type { Backup, BackupKind } from '../../../shared/schemas/admin.ts';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/app-error.ts';
-import type { Clock } from '../../lib/clock.ts';
-import { writeAudit } from '../admin/audit.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import { type Clock, isoNow } from '../../lib/clock.ts';
 import {
   backupFileName,
   compareNewestFirst,
@@ -41,7 +41,7 @@ export interface CreatedBackup {
 const MAX_SAME_SECOND = 999;
 
 /**
- * Backups in BACKUP_DIR (DESIGN §4, SECURITY.md F2): names chosen here, files written under a
+ * Backups in BACKUP_DIR (docs/security.md#f2): names chosen here, files written under a
  * temporary name with mode 0600, read back and checked, then published atomically (a hard link
  * never replaces an existing file). Only names matching the strict pattern are ever listed,
  * read or deleted, so no request can reach outside the folder.
@@ -75,7 +75,7 @@ export class BackupService {
         action: 'backup.create',
         target: `backup:${name}`,
         detail: { kind, size_bytes: size, rows },
-        at: clock.now().toISOString(),
+        at: isoNow(clock),
       });
       const rotated = kind === 'auto' ? await this.rotate() : [];
       this.#deps.log?.info({ backup: name, size_bytes: size, rows, rotated }, 'backup written');
@@ -134,7 +134,7 @@ export class BackupService {
       actorId,
       action: 'backup.delete',
       target: `backup:${name}`,
-      at: this.#deps.clock.now().toISOString(),
+      at: isoNow(this.#deps.clock),
     });
   }
 

@@ -1,22 +1,25 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, login, signedInUser } from '../../../test/helpers/auth-factory.ts';
+import { insertCatalogue } from '../../../test/helpers/backup-seed.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { testDialect, testPostgresUrl } from '../../../test/helpers/test-database.ts';
+import {
+  createScratchDatabase,
+  postgresReachable,
+  type ScratchDatabase,
+  testDialect,
+} from '../../../test/helpers/test-database.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
-import { type DatabaseHandle, type Dialect, openDatabase } from '../../db/database.ts';
+import type { DatabaseHandle, Dialect } from '../../db/database.ts';
 import { migrations } from '../../db/migrations/index.ts';
 import { BACKUP_FORMAT, BACKUP_TABLES } from './backup-format.ts';
 import { listTablesInOrder } from './backups.queries.ts';
 import { databaseHasData, RestoreError, restoreBackup } from './restore.ts';
-import { insertCatalogue } from './test-seed.ts';
 
 const SECRET_KEY = 'test-secret-key-0123456789abcdef0123456789abcdef';
 const GITHUB_TOKEN = 'ghp_restoreRoundTrip0123456789abcdefXYZ';
@@ -25,51 +28,12 @@ const latestMigration = Object.keys(migrations).sort().at(-1) ?? '';
 
 const workDir = mkdtempSync(join(tmpdir(), 'rt-restore-'));
 
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: testPostgresUrl, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
 // The PostgreSQL pass always has a server; the SQLite pass uses one when it can reach it.
 const postgresAvailable = testDialect === 'postgres' || (await postgresReachable());
 
-interface Target {
-  handle: DatabaseHandle;
-  dispose(): Promise<void>;
-}
+type Target = ScratchDatabase;
 
-async function createTarget(dialect: Dialect): Promise<Target> {
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(join(workDir, 'sqlite-'));
-    const handle = openDatabase({ databaseUrl: `sqlite:${join(dir, 'restored.db')}`, dataDir: dir });
-    return { handle, dispose: () => handle.close() };
-  }
-  const name = `rt_restore_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: testPostgresUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(testPostgresUrl);
-  url.pathname = `/${name}`;
-  const handle = openDatabase({ databaseUrl: url.toString(), dataDir: workDir });
-  return {
-    handle,
-    async dispose() {
-      await handle.close();
-      const client = new pg.Client({ connectionString: testPostgresUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
+const createTarget = (dialect: Dialect): Promise<Target> => createScratchDatabase(dialect, { dir: workDir });
 
 /** Every table's rows in key order: what "loses nothing" is measured against. */
 async function snapshot(handle: DatabaseHandle): Promise<Record<string, unknown[]>> {
@@ -113,8 +77,8 @@ beforeAll(async () => {
   admin = await signedInUser(source.app, { is_admin: true });
   member = await signedInUser(source.app, { first_name: 'Zoë', last_name: "O'Brien" });
   const dormant = await createUser(source.app, { is_active: false });
-  await source.app.meService.setGitHubToken(member.id, GITHUB_TOKEN);
-  await source.app.meService.setSlackWebhook(member.id, WEBHOOK);
+  await source.app.services.me.setGitHubToken(member.id, GITHUB_TOKEN);
+  await source.app.services.me.setSlackWebhook(member.id, WEBHOOK);
   await insertCatalogue(source.app, member.id);
   await insertCatalogue(source.app, admin.id);
   // An admin change, so the audit log has rows too.
@@ -128,7 +92,7 @@ beforeAll(async () => {
   before = await snapshot(sourceHandle);
   const response = await source.app.inject({ method: 'POST', url: '/health/backup', headers: admin.headers });
   expect(response.statusCode).toBe(200);
-  backupFile = response.json().backup_path;
+  backupFile = join(source.config.backupDir, response.json().backup_path);
 });
 
 afterAll(async () => {
@@ -172,8 +136,8 @@ describe.each([
         first_name: 'Zoë',
         has_personal_github_token: true,
       });
-      expect(await app.meService.readGitHubToken(member.id)).toBe(GITHUB_TOKEN);
-      expect(await app.meService.readSlackWebhook(member.id)).toBe(WEBHOOK);
+      expect(await app.services.me.readGitHubToken(member.id)).toBe(GITHUB_TOKEN);
+      expect(await app.services.me.readSlackWebhook(member.id)).toBe(WEBHOOK);
       const me = await app.inject({
         method: 'GET',
         url: '/auth/me',
@@ -195,7 +159,7 @@ describe.each([
   it.skipIf(!available)('another SECRET_KEY cannot open them', async () => {
     const app = await appOn(target.handle, 'another-secret-key-0123456789abcdef0123456789');
     try {
-      await expect(app.meService.readGitHubToken(member.id)).rejects.toThrow();
+      await expect(app.services.me.readGitHubToken(member.id)).rejects.toThrow();
     } finally {
       await app.close();
     }
@@ -260,7 +224,7 @@ describe.each([
           headers: { authorization: `Bearer ${boss.access_token}` },
         });
         expect(response.statusCode).toBe(200);
-        again = response.json().backup_path;
+        again = join(app.config.backupDir, response.json().backup_path);
         expect(
           JSON.parse(gunzipSync(readFileSync(again)).toString('utf8').split('\n')[0] ?? '{}').dialect,
         ).toBe(dialect);

@@ -4,7 +4,9 @@ import { Migrator } from 'kysely/migration';
 import type { DatabaseHandle } from '../../db/database.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { migrations } from '../../db/migrations/index.ts';
-import { writeAudit } from '../admin/audit.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import { type Clock, isoNow, systemClock } from '../../lib/clock.ts';
+import { rebuildDerivedTables } from '../repos/catalogue.service.ts';
 import type { BackupHeader } from './backup-format.ts';
 import { BackupFormatError, openBackup } from './backup-stream.ts';
 import {
@@ -12,6 +14,7 @@ import {
   deleteAllRows,
   insertRows,
   listTablesInOrder,
+  listTransientTables,
   type Row,
   resetIdentitySequence,
 } from './backups.queries.ts';
@@ -64,7 +67,7 @@ async function hasAppliedMigrations(handle: DatabaseHandle): Promise<boolean> {
 }
 
 /**
- * Replaces everything in the database with a backup's rows (DESIGN §7.7): SQLite → PostgreSQL
+ * Replaces everything in the database with a backup's rows: SQLite → PostgreSQL
  * and back. The schema is brought up first (an empty database is migrated to the backup's own
  * version, so later migrations then transform its rows exactly as they would have); then ONE
  * transaction deletes every row, inserts the backup's rows table by table in dependency order,
@@ -74,7 +77,7 @@ async function hasAppliedMigrations(handle: DatabaseHandle): Promise<boolean> {
 export async function restoreBackup(
   handle: DatabaseHandle,
   file: string,
-  options: { onTable?: (name: string, rows: number) => void } = {},
+  options: { onTable?: (name: string, rows: number) => void; clock?: Clock } = {},
 ): Promise<RestoreResult> {
   let backup: Awaited<ReturnType<typeof openBackup>> | undefined;
   try {
@@ -90,6 +93,7 @@ export async function restoreBackup(
     }
 
     const tables = await listTablesInOrder(handle.db);
+    const transient = await listTransientTables(handle.db);
     const target = new Map(tables.map((table) => [table.name, table]));
     for (const table of header.tables) {
       const existing = target.get(table.name);
@@ -110,6 +114,8 @@ export async function restoreBackup(
       // this code does not know yet.
       if (handle.dialect === 'sqlite') await sql`pragma defer_foreign_keys = on`.execute(trx);
       for (const table of [...tables].reverse()) await deleteAllRows(trx, table.name);
+      // Queued work belonged to the data being replaced (mail with its links, Slack messages).
+      for (const table of transient) await deleteAllRows(trx, table);
 
       let pending: { table: string; columns: string[]; rows: Row[]; limit: number } | undefined;
       const flush = async () => {
@@ -147,10 +153,17 @@ export async function restoreBackup(
         for (const table of tables)
           if (table.columns.includes('id')) await resetIdentitySequence(trx, table.name);
       }
+      // Backups leave the derived tables (tag and topic rows, the search index) out: computed
+      // again from the restored rows, in the same transaction, when the schema is already the
+      // latest; otherwise once the remaining migrations have run, below.
+      if (!(fresh && header.schema_version !== latest)) await rebuildDerivedTables(trx);
       for (const table of header.tables) options.onTable?.(table.name, table.rows);
     });
 
-    if (fresh && header.schema_version !== latest) await migrateToLatest(handle.db);
+    if (fresh && header.schema_version !== latest) {
+      await migrateToLatest(handle.db);
+      await rebuildDerivedTables(handle.db);
+    }
     await writeAudit(handle.db, {
       actorId: null,
       action: 'backup.restore',
@@ -161,7 +174,7 @@ export async function restoreBackup(
         created: header.created,
         rows: Object.fromEntries(inserted),
       },
-      at: new Date().toISOString(),
+      at: isoNow(options.clock ?? systemClock),
     });
     return { header, tables: header.tables.map((table) => ({ name: table.name, rows: table.rows })) };
   } catch (error) {

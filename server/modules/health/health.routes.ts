@@ -18,15 +18,17 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (a
       config: { access: 'public' },
       schema: {
         tags: ['system'],
-        summary: 'Liveness and database reachability',
+        summary: 'Liveness, database reachability and whether rate limits are shared through Redis',
         response: { 200: healthResponseSchema, 503: healthResponseSchema, 500: errorBodySchema },
       },
     },
     async (_request, reply) => {
       const database = (await checkDatabase(app.db)) ? 'ok' : 'unavailable';
-      const uptime_s = Math.floor((Date.now() - options.startedAt) / 1000);
+      const uptime_s = Math.floor((app.clock.now().getTime() - options.startedAt) / 1000);
       const status = database === 'ok' ? 'ok' : 'degraded';
-      return reply.code(database === 'ok' ? 200 : 503).send({ status, database, uptime_s });
+      return reply
+        .code(database === 'ok' ? 200 : 503)
+        .send({ status, database, redis: app.rateLimiter.redis, uptime_s });
     },
   );
 

@@ -1,27 +1,23 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   changePasswordBodySchema,
+  changePasswordResponseSchema,
   githubTokenBodySchema,
   githubTokenStatusSchema,
-  messageResponseSchema,
   slackWebhookBodySchema,
   slackWebhookStatusSchema,
   updateProfileBodySchema,
   userResponseSchema,
 } from '../../../shared/schemas/auth.ts';
 import { errorBodySchema } from '../../../shared/schemas/errors.ts';
-import { unauthorized } from '../../lib/app-error.ts';
+import { requireUser } from '../../plugins/access.ts';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 const security = [{ bearerAuth: [] }];
 
 /** The signed-in caller's own account: profile, password, GitHub token and Slack webhook. */
 export const meRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = app.meService;
-  const callerId = (user: { id: number } | null) => {
-    if (!user) throw unauthorized();
-    return user.id;
-  };
+  const service = app.services.me;
   const route = { config: { access: 'user' as const } };
 
   app.get(
@@ -35,7 +31,7 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userResponseSchema, ...errors },
       },
     },
-    async (request) => ({ user: await service.getUser(callerId(request.user)) }),
+    async (request) => ({ user: await service.getUser(requireUser(request).id) }),
   );
 
   app.patch(
@@ -52,7 +48,7 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => ({
       user: await service.updateProfile(
-        callerId(request.user),
+        requireUser(request).id,
         request.body.first_name,
         request.body.last_name,
       ),
@@ -65,15 +61,15 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
       ...route,
       schema: {
         tags: ['account'],
-        summary: 'Change the password; other sessions are signed out',
+        summary: 'Change the password; every session ends, the caller gets a new pair',
         security,
         body: changePasswordBodySchema,
-        response: { 200: messageResponseSchema, ...errors },
+        response: { 200: changePasswordResponseSchema, ...errors },
       },
     },
     async (request) =>
-      app.authService.changePassword(
-        callerId(request.user),
+      app.services.auth.changePassword(
+        requireUser(request).id,
         request.body.current_password,
         request.body.new_password,
         request.body.refresh_token,
@@ -84,7 +80,7 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/auth/me/github-token',
     { ...route, schema: { ...tokenSchema, summary: 'Personal GitHub token status' } },
-    async (request) => service.getGitHubToken(callerId(request.user)),
+    async (request) => service.getGitHubToken(requireUser(request).id),
   );
   app.put(
     '/auth/me/github-token',
@@ -96,12 +92,12 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
         body: githubTokenBodySchema,
       },
     },
-    async (request) => service.setGitHubToken(callerId(request.user), request.body.token),
+    async (request) => service.setGitHubToken(requireUser(request).id, request.body.token),
   );
   app.delete(
     '/auth/me/github-token',
     { ...route, schema: { ...tokenSchema, summary: 'Remove the personal GitHub token' } },
-    async (request) => service.removeGitHubToken(callerId(request.user)),
+    async (request) => service.removeGitHubToken(requireUser(request).id),
   );
 
   const webhookSchema = {
@@ -112,7 +108,7 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/auth/me/slack-webhook',
     { ...route, schema: { ...webhookSchema, summary: 'Slack webhook status' } },
-    async (request) => service.getSlackWebhook(callerId(request.user)),
+    async (request) => service.getSlackWebhook(requireUser(request).id),
   );
   app.put(
     '/auth/me/slack-webhook',
@@ -124,11 +120,11 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
         body: slackWebhookBodySchema,
       },
     },
-    async (request) => service.setSlackWebhook(callerId(request.user), request.body.url),
+    async (request) => service.setSlackWebhook(requireUser(request).id, request.body.url),
   );
   app.delete(
     '/auth/me/slack-webhook',
     { ...route, schema: { ...webhookSchema, summary: 'Remove the Slack webhook' } },
-    async (request) => service.removeSlackWebhook(callerId(request.user)),
+    async (request) => service.removeSlackWebhook(requireUser(request).id),
   );
 };

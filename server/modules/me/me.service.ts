@@ -1,16 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { GitHubTokenStatus, SlackWebhookStatus, User } from '../../../shared/schemas/auth.ts';
 import type { AppConfig } from '../../config.ts';
-import type { Database } from '../../db/schema.ts';
-import type { SharedQuota } from '../../github/quota.ts';
+import type { Database, UserRow } from '../../db/schema.ts';
 import { notFound } from '../../lib/app-error.ts';
-import type { Clock } from '../../lib/clock.ts';
+import { type Clock, isoNow } from '../../lib/clock.ts';
 import { checkWebhookUrl, type Resolver } from '../../lib/outbound-guard.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
-import { findUserById, updateUser } from '../auth/auth.queries.ts';
-import { presentUser, type UserRow } from '../auth/user-presenter.ts';
+import type { AccountsService, UserChanges } from '../auth/accounts.service.ts';
+import { listSealedSecrets } from './me.queries.ts';
 
-/** Additional data that binds a sealed secret to its owner and column (SECURITY.md E1). */
+/** Additional data that binds a sealed secret to its owner and column (docs/security.md#e1). */
 export const secretContext = (userId: number, field: 'github_token' | 'slack_webhook') =>
   `user:${userId}:${field}`;
 
@@ -18,7 +17,9 @@ export interface MeDeps {
   db: Kysely<Database>;
   clock: Clock;
   box: SecretBox;
-  quota: SharedQuota;
+  accounts: AccountsService;
+  /** The private repositories a member proved access to (the repository module's rows). */
+  repositoryAccess: { revokeAll(userId: number, db: Kysely<Database>): Promise<void> };
   config: AppConfig;
   resolve?: Resolver;
 }
@@ -32,23 +33,22 @@ export class MeService {
   }
 
   async #load(userId: number): Promise<UserRow> {
-    const row = await findUserById(this.#deps.db, userId);
-    if (!row) throw notFound('User not found');
-    return row;
+    return found(await this.#deps.accounts.find(userId));
+  }
+
+  /** Changes the caller's own row; every change stamps `updated_at` (now, unless given). */
+  async #update(userId: number, changes: Partial<UserChanges>, db?: Kysely<Database>): Promise<UserRow> {
+    const stamped = { updated_at: isoNow(this.#deps.clock), ...changes };
+    return found(await this.#deps.accounts.update(userId, stamped, db));
   }
 
   async getUser(userId: number): Promise<User> {
-    return presentUser(await this.#load(userId), this.#deps.quota.remaining);
+    return this.#deps.accounts.present(await this.#load(userId));
   }
 
   async updateProfile(userId: number, firstName: string, lastName: string): Promise<User> {
-    const row = await updateUser(this.#deps.db, userId, {
-      first_name: firstName.trim(),
-      last_name: lastName.trim(),
-      updated_at: this.#deps.clock.now().toISOString(),
-    });
-    if (!row) throw notFound('User not found');
-    return presentUser(row, this.#deps.quota.remaining);
+    const row = await this.#update(userId, { first_name: firstName.trim(), last_name: lastName.trim() });
+    return this.#deps.accounts.present(row);
   }
 
   githubTokenStatus(row: UserRow): GitHubTokenStatus {
@@ -56,7 +56,7 @@ export class MeService {
       has_personal_token: row.github_token_enc !== null,
       token_last_four: row.github_token_last_four,
       token_set_at: row.github_token_set_at,
-      shared_quota_remaining: this.#deps.quota.remaining,
+      shared_quota_remaining: this.#deps.accounts.sharedQuotaRemaining,
     };
   }
 
@@ -65,25 +65,30 @@ export class MeService {
   }
 
   async setGitHubToken(userId: number, token: string): Promise<GitHubTokenStatus> {
-    const now = this.#deps.clock.now().toISOString();
-    const row = await updateUser(this.#deps.db, userId, {
+    const now = isoNow(this.#deps.clock);
+    const row = await this.#update(userId, {
       github_token_enc: this.#deps.box.seal(token.trim(), secretContext(userId, 'github_token')),
       github_token_last_four: token.trim().slice(-4),
       github_token_set_at: now,
       updated_at: now,
     });
-    if (!row) throw notFound('User not found');
     return this.githubTokenStatus(row);
   }
 
+  /**
+   * Without a token the member can no longer prove access to private repositories, so the
+   * visibility it gave them ends with it (docs/product.md#private-repositories); adding one
+   * again with a token that reads it restores it.
+   */
   async removeGitHubToken(userId: number): Promise<GitHubTokenStatus> {
-    const row = await updateUser(this.#deps.db, userId, {
-      github_token_enc: null,
-      github_token_last_four: null,
-      github_token_set_at: null,
-      updated_at: this.#deps.clock.now().toISOString(),
+    const row = await this.#deps.db.transaction().execute(async (trx) => {
+      await this.#deps.repositoryAccess.revokeAll(userId, trx);
+      return this.#update(
+        userId,
+        { github_token_enc: null, github_token_last_four: null, github_token_set_at: null },
+        trx,
+      );
     });
-    if (!row) throw notFound('User not found');
     return this.githubTokenStatus(row);
   }
 
@@ -105,23 +110,17 @@ export class MeService {
 
   async setSlackWebhook(userId: number, rawUrl: string): Promise<SlackWebhookStatus> {
     const url = await checkWebhookUrl(rawUrl, this.#deps.config.webhookAllowedHosts, this.#deps.resolve);
-    const now = this.#deps.clock.now().toISOString();
-    const row = await updateUser(this.#deps.db, userId, {
+    const now = isoNow(this.#deps.clock);
+    const row = await this.#update(userId, {
       slack_webhook_enc: this.#deps.box.seal(url.href, secretContext(userId, 'slack_webhook')),
       slack_webhook_set_at: now,
       updated_at: now,
     });
-    if (!row) throw notFound('User not found');
     return this.webhookStatus(row);
   }
 
   async removeSlackWebhook(userId: number): Promise<SlackWebhookStatus> {
-    const row = await updateUser(this.#deps.db, userId, {
-      slack_webhook_enc: null,
-      slack_webhook_set_at: null,
-      updated_at: this.#deps.clock.now().toISOString(),
-    });
-    if (!row) throw notFound('User not found');
+    const row = await this.#update(userId, { slack_webhook_enc: null, slack_webhook_set_at: null });
     return this.webhookStatus(row);
   }
 
@@ -132,4 +131,31 @@ export class MeService {
       ? this.#deps.box.open(row.slack_webhook_enc, secretContext(userId, 'slack_webhook'))
       : null;
   }
+
+  /**
+   * docs/security.md#e1: stored secrets that don't open with this SECRET_KEY (a restore without
+   * the key file). Their members must store them again; counted at boot to say so loudly.
+   */
+  async countUnreadableSecrets(): Promise<number> {
+    let unreadable = 0;
+    for (const row of await listSealedSecrets(this.#deps.db)) {
+      for (const [field, sealed] of [
+        ['github_token', row.github_token_enc],
+        ['slack_webhook', row.slack_webhook_enc],
+      ] as const) {
+        if (!sealed) continue;
+        try {
+          this.#deps.box.open(sealed, secretContext(row.id, field));
+        } catch {
+          unreadable += 1;
+        }
+      }
+    }
+    return unreadable;
+  }
+}
+
+function found(row: UserRow | undefined): UserRow {
+  if (!row) throw notFound('User not found');
+  return row;
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { changePasswordResponseSchema } from '../../../shared/schemas/auth.ts';
 import { createUser, login, nextAddress, signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
@@ -116,20 +117,77 @@ describe('POST /auth/change-password', () => {
     expect(response.json().message).toBe('Current password is incorrect');
   });
 
-  it('changes it, keeps the caller signed in and signs out every other session', async () => {
-    const user = await signedInUser(t.app);
+  it('changes it, ends every other session at once (access tokens too) and answers the caller a new pair', async () => {
+    const user = await createUser(t.app);
+    const own = await login(t.app, {
+      email_or_username: user.email,
+      password: user.password,
+      remember_me: true,
+    });
     const other = await login(t.app, { email_or_username: user.email, password: user.password });
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+    expect((await call('GET', '/auth/me', bearer(other.access_token))).statusCode).toBe(200);
+    const response = await call('POST', '/auth/change-password', bearer(own.access_token), {
+      current_password: user.password,
+      new_password: 'NewPassw0rd',
+      refresh_token: own.refresh_token,
+    });
+    expect(response.statusCode).toBe(200);
+    const answer = changePasswordResponseSchema.strict().parse(response.json());
+    expect(answer.message).toBe('Password changed successfully. Your other sessions have been signed out.');
+    // Every token issued before the change is dead at once, the other session's access token included.
+    for (const token of [other.access_token, own.access_token]) {
+      expect((await call('GET', '/auth/me', bearer(token))).statusCode).toBe(401);
+    }
+    const refresh = (token: string) => call('POST', '/auth/refresh', {}, { refresh_token: token });
+    expect((await refresh(other.refresh_token)).statusCode).toBe(401);
+    expect((await refresh(own.refresh_token)).statusCode).toBe(401);
+    // The caller carries on with the new pair, still a remember-me session.
+    expect((await call('GET', '/auth/me', bearer(answer.access_token))).statusCode).toBe(200);
+    const rotated = await refresh(answer.refresh_token);
+    expect(rotated.statusCode).toBe(200);
+    const live = await t.app.db
+      .selectFrom('refresh_tokens')
+      .select('expires_at')
+      .where('user_id', '=', user.id)
+      .where('revoked_at', 'is', null)
+      .where('used_at', 'is', null)
+      .execute();
+    expect(live).toHaveLength(1);
+    expect(Date.parse(live[0]?.expires_at ?? '') - Date.now()).toBeGreaterThan(23 * 3600 * 1000);
+    await login(t.app, { email_or_username: user.email, password: 'NewPassw0rd' });
+  });
+
+  it('answers a working pair to a caller who sent no refresh token', async () => {
+    const user = await signedInUser(t.app);
     const response = await call('POST', '/auth/change-password', user.headers, {
       current_password: user.password,
       new_password: 'NewPassw0rd',
-      refresh_token: user.session.refresh_token,
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json().message).toMatch(/Password changed/);
-    const refresh = (token: string) => call('POST', '/auth/refresh', {}, { refresh_token: token });
-    expect((await refresh(user.session.refresh_token)).statusCode).toBe(200);
-    expect((await refresh(other.refresh_token)).statusCode).toBe(401);
-    await login(t.app, { email_or_username: user.email, password: 'NewPassw0rd' });
+    const answer = changePasswordResponseSchema.parse(response.json());
+    expect((await call('GET', '/auth/me', user.headers)).statusCode).toBe(401);
+    const me = await call('GET', '/auth/me', { authorization: `Bearer ${answer.access_token}` });
+    expect(me.statusCode).toBe(200);
+    expect(
+      (await call('POST', '/auth/refresh', {}, { refresh_token: answer.refresh_token })).statusCode,
+    ).toBe(200);
+  });
+
+  it("never keeps another user's session named by the refresh token", async () => {
+    const user = await signedInUser(t.app);
+    const stranger = await signedInUser(t.app);
+    const response = await call('POST', '/auth/change-password', user.headers, {
+      current_password: user.password,
+      new_password: 'NewPassw0rd',
+      refresh_token: stranger.session.refresh_token,
+    });
+    expect(response.statusCode).toBe(200);
+    // The stranger's session is untouched, and the caller got a session of their own.
+    expect((await call('GET', '/auth/me', stranger.headers)).json().user.id).toBe(stranger.id);
+    const answer = changePasswordResponseSchema.parse(response.json());
+    const me = await call('GET', '/auth/me', { authorization: `Bearer ${answer.access_token}` });
+    expect(me.json().user.id).toBe(user.id);
   });
 });
 
@@ -160,7 +218,7 @@ describe('personal GitHub token', () => {
       .where('id', '=', user.id)
       .executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(secret);
-    expect(await t.app.meService.readGitHubToken(user.id)).toBe(secret);
+    expect(await t.app.services.me.readGitHubToken(user.id)).toBe(secret);
 
     const me = await call('GET', '/auth/me', user.headers);
     expect(me.json().user).toMatchObject({ has_personal_github_token: true, github_token_last_four: 'WXYZ' });
@@ -197,7 +255,7 @@ describe('Slack webhook', () => {
       .where('id', '=', user.id)
       .executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain('SECRETsecret');
-    expect(await t.app.meService.readSlackWebhook(user.id)).toBe(url);
+    expect(await t.app.services.me.readSlackWebhook(user.id)).toBe(url);
     expect((await call('GET', '/auth/me/slack-webhook', user.headers)).json().has_webhook).toBe(true);
     expect((await call('DELETE', '/auth/me/slack-webhook', user.headers)).json()).toEqual({
       has_webhook: false,
@@ -240,6 +298,6 @@ describe('a sealed secret copied to another account', () => {
       .set({ github_token_enc: row.github_token_enc })
       .where('id', '=', thief.id)
       .execute();
-    await expect(t.app.meService.readGitHubToken(thief.id)).rejects.toThrow();
+    await expect(t.app.services.me.readGitHubToken(thief.id)).rejects.toThrow();
   });
 });

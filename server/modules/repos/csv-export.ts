@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { RepositorySummary } from '../../../shared/schemas/repositories.ts';
 
@@ -28,7 +28,10 @@ const COLUMNS: { header: string; value: (repository: RepositorySummary) => strin
   { header: 'added_at', value: (r) => r.created_at },
 ];
 
-/** Cells a spreadsheet would run as a formula, ASCII and full-width (OWASP CSV Injection, SECURITY.md F1). */
+/**
+ * Cells a spreadsheet would run as a formula, ASCII and full-width (OWASP CSV Injection,
+ * docs/security.md#f1).
+ */
 const FORMULA_START = /^[=+\-@\t\r\0＝＋－＠]/;
 
 export function escapeFormula(value: string | number): string | number {
@@ -36,12 +39,17 @@ export function escapeFormula(value: string | number): string | number {
   return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
-/** `repositories_YYYY-MM-DD.csv` (SPEC §7). */
+/** `repositories_YYYY-MM-DD.csv` (docs/product.md#repositories-api). */
 export function exportFileName(now: Date): string {
   return `repositories_${now.toISOString().slice(0, 10)}.csv`;
 }
 
-/** An RFC 4180 CSV stream (CRLF, quoted where needed), one row per repository, built row by row. */
+/**
+ * An RFC 4180 CSV stream (CRLF, quoted where needed), one row per repository, built row by row
+ * as the reader takes them (back-pressure reaches the source). Tearing the returned stream
+ * down (a client gone) ends the source iterator too, so an export reading from the database
+ * stops.
+ */
 export function streamCsv(
   repositories: Iterable<RepositorySummary> | AsyncIterable<RepositorySummary>,
 ): Readable {
@@ -57,6 +65,7 @@ export function streamCsv(
         yield COLUMNS.map((column) => escapeFormula(column.value(repository)));
     })(),
   );
-  rows.on('error', (error) => stringifier.destroy(error));
-  return rows.pipe(stringifier);
+  // An error of either side destroys both; the reply reports it. Nothing more to do here.
+  pipeline(rows, stringifier, () => {});
+  return stringifier;
 }

@@ -2,7 +2,7 @@ import type { Commit, Repository, RepositorySummary } from '../../../shared/sche
 import type { RepositorySnapshot } from '../../github/repository-snapshot.ts';
 import type { RepositoryListRow, RepositoryRow } from './repos.queries.ts';
 
-/** The one way a repository row leaves the server (SPEC §3 fields, DESIGN §3 extras). */
+/** The one way a repository row leaves the server (docs/product.md#entities). */
 export function presentSummary(row: RepositoryListRow): RepositorySummary {
   return {
     id: row.full_name,

@@ -25,7 +25,7 @@ beforeEach(() => {
 });
 
 const call = (
-  method: 'GET' | 'POST' | 'PUT',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
   payload?: object,
   headers: Record<string, string> = {},
@@ -123,19 +123,64 @@ describe('GET /repositories/export', () => {
 });
 
 describe('Slack notifications', () => {
-  it('send one message per add when asked, and never fail the add', async () => {
+  const slackJobs = () =>
+    t.app.db
+      .selectFrom('jobs')
+      .select(['id', 'payload', 'status', 'attempts', 'last_error'])
+      .where('kind', '=', 'slack-message')
+      .orderBy('id')
+      .execute();
+
+  it('are queued by the add, whose answer never waits for Slack, then sent with the outcome recorded', async () => {
     await call('PUT', '/auth/me/slack-webhook', { url: slack.url });
     const added = await call('POST', '/repositories/', { id: 'babel/babel', notify_slack: true });
     expect(added.statusCode).toBe(201);
-    expect(added.json().notification).toEqual({ sent: true });
-    expect(slack.messages.at(-1)?.text).toMatch(/added <https:\/\/github.com\/babel\/babel\|babel\/babel>/);
-
-    slack.failNext(500);
-    const failed = await call('POST', '/repositories/', { id: 'prettier/prettier', notify_slack: true });
-    expect(failed.statusCode).toBe(201);
-    expect(failed.json().notification).toMatchObject({ sent: false, error: 'Slack answered HTTP 500' });
+    expect(added.json().notification).toEqual({ queued: true });
+    await expect
+      .poll(() => slack.messages.at(-1)?.text)
+      .toMatch(/added <https:\/\/github.com\/babel\/babel\|babel\/babel>/);
+    await expect
+      .poll(async () => (await slackJobs()).at(-1))
+      .toMatchObject({ status: 'succeeded', attempts: 1 });
+    // The webhook URL is the secret: the job holds the member and the text, never the URL.
+    expect(JSON.stringify(await slackJobs())).not.toContain(slack.url);
 
     const silent = await call('POST', '/repositories/', { id: 'eslint/eslint', notify_slack: false });
     expect(silent.json().notification).toBeUndefined();
+  });
+
+  it('are retried when Slack fails, and never fail the add', async () => {
+    await call('PUT', '/auth/me/slack-webhook', { url: slack.url });
+    slack.failNext(500);
+    const failed = await call('POST', '/repositories/', { id: 'prettier/prettier', notify_slack: true });
+    expect(failed.statusCode).toBe(201);
+    expect(failed.json().notification).toEqual({ queued: true });
+    await expect
+      .poll(async () => (await slackJobs()).at(-1))
+      .toMatchObject({ status: 'pending', attempts: 1, last_error: 'Slack answered HTTP 500' });
+
+    // Slack is back; the retry's time comes (10 s of back-off, skipped here).
+    slack.failNext(null);
+    const job = (await slackJobs()).at(-1);
+    await t.app.db
+      .updateTable('jobs')
+      .set({ run_at: new Date().toISOString() })
+      .where('id', '=', job?.id ?? 0)
+      .execute();
+    t.app.services.jobs.wake();
+    await expect
+      .poll(async () => (await slackJobs()).at(-1))
+      .toMatchObject({ status: 'succeeded', attempts: 2 });
+    expect(slack.messages.at(-1)?.text).toMatch(/prettier\/prettier/);
+  });
+
+  it('say so in the answer when the member has no webhook', async () => {
+    await call('DELETE', '/auth/me/slack-webhook');
+    const added = await call('POST', '/repositories/', { id: 'axios/axios', notify_slack: true });
+    expect(added.statusCode).toBe(201);
+    expect(added.json().notification).toEqual({
+      sent: false,
+      error: 'No Slack webhook is configured in Settings.',
+    });
   });
 });

@@ -1,18 +1,37 @@
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
-import type { Database, RepositoriesTable } from '../../db/schema.ts';
+import {
+  type Insertable,
+  type Kysely,
+  type Selectable,
+  type SelectQueryBuilder,
+  sql,
+  type Updateable,
+} from 'kysely';
+import type {
+  CommentsTable,
+  Database,
+  RepositoriesTable,
+  RepositoryMetricsTable,
+  VersionsTable,
+} from '../../db/schema.ts';
+import {
+  changesDerivedRows,
+  deleteDerivedRows,
+  inTransaction,
+  writeDerivedRows,
+} from './repository-labels.ts';
 
 type Db = Kysely<Database>;
-export type RepositoryRow = Omit<RepositoriesTable, 'id'> & { id: number };
+export type RepositoryRow = Selectable<RepositoriesTable>;
 export type RepositoryListRow = RepositoryRow & { comment_count: number; version_count: number };
 
-/** The caller as visibility rules see it (DESIGN §1). */
+/** The caller as visibility rules see it (docs/product.md#roles-and-visibility). */
 export interface Viewer {
   id: number;
   is_admin: boolean;
 }
 
 /** Public repositories, plus private ones the viewer proved access to; admins see all. */
-function visibleTo<O>(query: SelectQueryBuilder<Database, 'repositories', O>, viewer: Viewer) {
+export function visibleTo<O>(query: SelectQueryBuilder<Database, 'repositories', O>, viewer: Viewer) {
   if (viewer.is_admin) return query;
   return query.where((eb) =>
     eb.or([
@@ -28,7 +47,7 @@ function visibleTo<O>(query: SelectQueryBuilder<Database, 'repositories', O>, vi
   );
 }
 
-function withCounts(db: Db) {
+export function withCounts(db: Db) {
   return db
     .selectFrom('repositories')
     .selectAll('repositories')
@@ -55,7 +74,7 @@ export async function listAllRepositories(db: Db): Promise<RepositoryListRow[]> 
   return (await withCounts(db).orderBy('repositories.id').execute()).map(normalizeCounts);
 }
 
-function normalizeCounts<T extends { comment_count: unknown; version_count: unknown }>(row: T) {
+export function normalizeCounts<T extends { comment_count: unknown; version_count: unknown }>(row: T) {
   return {
     ...row,
     comment_count: Number(row.comment_count ?? 0),
@@ -134,27 +153,61 @@ export async function grantAccess(db: Db, repositoryId: number, userId: number, 
     .execute();
 }
 
-export type NewRepository = Omit<RepositoryRow, 'id'>;
+/** The member no longer proves access (their token can't read it, or is gone). */
+export async function revokeAccess(db: Db, repositoryId: number, userId: number): Promise<void> {
+  await db
+    .deleteFrom('repository_access')
+    .where('repository_id', '=', repositoryId)
+    .where('user_id', '=', userId)
+    .execute();
+}
 
+/** Every private repository the member proved access to, when their token is removed. */
+export async function revokeAllAccess(db: Db, userId: number): Promise<void> {
+  await db.deleteFrom('repository_access').where('user_id', '=', userId).execute();
+}
+
+export type NewRepository = Insertable<RepositoriesTable>;
+
+/** Every write keeps the derived tag, topic and search rows in step, in the same transaction. */
 export async function insertRepository(db: Db, row: NewRepository): Promise<RepositoryRow> {
-  return db.insertInto('repositories').values(row).returningAll().executeTakeFirstOrThrow();
+  return inTransaction(db, async (trx) => {
+    const inserted = await trx
+      .insertInto('repositories')
+      .values(row)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await writeDerivedRows(trx, inserted);
+    return inserted;
+  });
 }
 
 export async function updateRepository(
   db: Db,
   id: number,
-  changes: Partial<NewRepository>,
+  changes: Updateable<RepositoriesTable>,
 ): Promise<RepositoryRow> {
-  return db
-    .updateTable('repositories')
-    .set(changes)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const update = (trx: Db) =>
+    trx
+      .updateTable('repositories')
+      .set(changes)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  const columns = Object.keys(changes);
+  if (!changesDerivedRows(columns)) return update(db);
+  return inTransaction(db, async (trx) => {
+    const updated = await update(trx);
+    await writeDerivedRows(trx, updated, columns);
+    return updated;
+  });
 }
 
 export async function deleteRepository(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('repositories').where('id', '=', id).execute();
+  await inTransaction(db, async (trx) => {
+    await deleteDerivedRows(trx, id);
+    await trx.deleteFrom('repositories').where('id', '=', id).execute();
+  });
 }
 
 export async function addAlias(db: Db, repositoryId: number, formerFullName: string): Promise<void> {
@@ -165,18 +218,7 @@ export async function addAlias(db: Db, repositoryId: number, formerFullName: str
     .execute();
 }
 
-export async function upsertDailyMetrics(
-  db: Db,
-  metrics: {
-    repository_id: number;
-    day: string;
-    stars: number;
-    forks: number;
-    issues: number;
-    commits: number;
-    contributors: number;
-  },
-): Promise<void> {
+export async function upsertDailyMetrics(db: Db, metrics: Insertable<RepositoryMetricsTable>): Promise<void> {
   const { repository_id: _id, day: _day, ...values } = metrics;
   await db
     .insertInto('repository_metrics')
@@ -206,10 +248,7 @@ export async function listComments(db: Db, repositoryId: number) {
     .execute();
 }
 
-export async function insertComment(
-  db: Db,
-  comment: { repository_id: number; user_id: number; author: string; comment: string; created_at: string },
-) {
+export async function insertComment(db: Db, comment: Insertable<CommentsTable>) {
   return db
     .insertInto('comments')
     .values(comment)
@@ -229,18 +268,7 @@ export async function listVersions(db: Db, repositoryId: number) {
     .execute();
 }
 
-export async function insertVersion(
-  db: Db,
-  version: {
-    repository_id: number;
-    user_id: number;
-    version_number: string;
-    release_date: string | null;
-    description: string | null;
-    snapshot: string;
-    created_at: string;
-  },
-) {
+export async function insertVersion(db: Db, version: Insertable<VersionsTable>) {
   return db.insertInto('versions').values(version).returning(versionColumns).executeTakeFirstOrThrow();
 }
 

@@ -3,10 +3,17 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messageResponseSchema } from '../../../shared/schemas/auth.ts';
+import {
+  adminRepositoryListOrPageResponseSchema,
+  catalogueExportQuerySchema,
+  catalogueListQuerySchema,
+  isPageRequest,
+  repositoryListOrPageResponseSchema,
+} from '../../../shared/schemas/catalogue.ts';
 import { errorBodySchema } from '../../../shared/schemas/errors.ts';
 import {
   addRepositoryBodySchema,
-  adminRepositoryListResponseSchema,
+  addRepositoryResponseSchema,
   type BatchResultItem,
   batchBodySchema,
   batchResponseSchema,
@@ -21,14 +28,13 @@ import {
   metadataBodySchema,
   metricsResponseSchema,
   repositoryIdParamsSchema,
-  repositoryListResponseSchema,
   repositoryResponseSchema,
   versionBodySchema,
   versionResponseSchema,
   versionsQuerySchema,
   versionsResponseSchema,
 } from '../../../shared/schemas/repositories.ts';
-import { unauthorized } from '../../lib/app-error.ts';
+import { requireUser } from '../../plugins/access.ts';
 import { exportFileName, streamCsv } from './csv-export.ts';
 
 const errors = {
@@ -41,20 +47,15 @@ const errors = {
   502: errorBodySchema,
 };
 const security = [{ bearerAuth: [] }];
+/** Manual updates from GitHub per member per window. */
+export const SYNCS_PER_MEMBER = 30;
+const SYNC_LIMIT_WINDOW_MS = 15 * 60 * 1000;
 const member = { access: 'user' as const };
 const tags = ['repositories'];
 
-const addResponseSchema = repositoryResponseSchema.extend({
-  notification: z.object({ sent: z.boolean(), error: z.string().optional() }).optional(),
-});
-
-/** SPEC §7 "Repositories" and the versions calls under /api (DESIGN §4 shapes). */
+/** The repository calls and the versions calls under /api (docs/product.md#repositories-api). */
 export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = app.repos;
-  const viewerOf = (user: { id: number; is_admin: boolean } | null) => {
-    if (!user) throw unauthorized();
-    return user;
-  };
+  const { catalogue, catalogueQuery, sync, versions } = app.services;
 
   app.get(
     '/repositories/',
@@ -62,12 +63,19 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
       config: member,
       schema: {
         tags,
-        summary: 'Every repository the caller may see',
+        summary: 'Every repository the caller may see, or one page of a search',
+        description:
+          'Without query parameters: every visible repository, `{ repositories }`. With any of them: one page `{ repositories, total, next_cursor }` of the visible repositories matching the filters, in the chosen order (docs/product.md#catalogue-queries).',
         security,
-        response: { 200: repositoryListResponseSchema, ...errors },
+        querystring: catalogueListQuerySchema,
+        response: { 200: repositoryListOrPageResponseSchema, ...errors },
       },
     },
-    async (request) => ({ repositories: await service.list(viewerOf(request.user)) }),
+    async (request) => {
+      const viewer = requireUser(request);
+      if (isPageRequest(request.query)) return catalogueQuery.page(viewer, request.query);
+      return { repositories: await catalogue.list(viewer) };
+    },
   );
 
   app.post(
@@ -79,10 +87,10 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Add one repository from GitHub',
         security,
         body: addRepositoryBodySchema,
-        response: { 201: addResponseSchema, ...errors },
+        response: { 201: addRepositoryResponseSchema, ...errors },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.add(viewerOf(request.user), request.body)),
+    async (request, reply) => reply.code(201).send(await catalogue.add(requireUser(request), request.body)),
   );
 
   app.post(
@@ -100,12 +108,12 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const viewer = viewerOf(request.user);
+      const viewer = requireUser(request);
       const { items, tags: sharedTags, notify_slack } = request.body;
       return sendBatch(
         request.headers.accept,
         reply,
-        service.addBatch(viewer, items, sharedTags, notify_slack),
+        catalogue.addBatch(viewer, items, sharedTags, notify_slack),
       );
     },
   );
@@ -125,13 +133,13 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const viewer = viewerOf(request.user);
+      const viewer = requireUser(request);
       const { source, login, tags: sharedTags, notify_slack } = request.body;
-      const names = await service.listImportNames(viewer, source, login);
+      const names = await catalogue.listImportNames(viewer, source, login);
       return sendBatch(
         request.headers.accept,
         reply,
-        service.addBatch(
+        catalogue.addBatch(
           viewer,
           names.map((id) => ({ id })),
           sharedTags,
@@ -147,19 +155,27 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
       config: member,
       schema: {
         tags,
-        summary: 'CSV of every repository the caller may see',
+        summary: 'CSV of the visible repositories matching the filters, in list order',
+        description:
+          'Takes the list’s filters and sort (no paging): every matching row, streamed from the database in batches as the client reads.',
         security,
+        querystring: catalogueExportQuerySchema,
         produces: ['text/csv'],
         response: { 200: z.string().describe('text/csv, RFC 4180'), ...errors },
       },
     },
     async (request, reply) => {
-      const repositories = await service.list(viewerOf(request.user));
+      const viewer = requireUser(request);
       const name = exportFileName(app.clock.now());
-      request.log.info({ user_id: request.user?.id, rows: repositories.length }, 'repositories exported');
+      const rows = countedExport(catalogueQuery.exportRows(viewer, request.query), (count, complete) =>
+        request.log.info(
+          { user_id: viewer.id, rows: count, complete },
+          complete ? 'repositories exported' : 'repositories export stopped: the client went away',
+        ),
+      );
       reply.header('content-type', 'text/csv; charset=utf-8');
       reply.header('content-disposition', `attachment; filename="${name}"`);
-      return reply.send(streamCsv(repositories) as never);
+      return reply.send(streamCsv(rows) as never);
     },
   );
 
@@ -175,7 +191,7 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: existsResponseSchema, ...errors },
       },
     },
-    async (request) => ({ exists: await service.exists(viewerOf(request.user), request.params.id) }),
+    async (request) => ({ exists: await catalogue.exists(requireUser(request), request.params.id) }),
   );
 
   app.get(
@@ -190,13 +206,21 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: repositoryResponseSchema, ...errors },
       },
     },
-    async (request) => ({ repository: await service.get(viewerOf(request.user), request.params.id) }),
+    async (request) => ({ repository: await catalogue.get(requireUser(request), request.params.id) }),
   );
 
   app.put(
     '/repositories/:id',
     {
       config: member,
+      // Each update costs the shared quota two to four GitHub calls: one member can't spend
+      // it all (docs/product.md#rate-limits). Counted per member, after sign-in resolved them.
+      preHandler: app.rateLimiter.hook({
+        name: 'sync:member',
+        max: SYNCS_PER_MEMBER,
+        windowMs: SYNC_LIMIT_WINDOW_MS,
+        key: (request) => String(requireUser(request).id),
+      }),
       schema: {
         tags,
         summary: 'Update from GitHub (empty body)',
@@ -205,7 +229,7 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: repositoryResponseSchema, ...errors },
       },
     },
-    async (request) => ({ repository: await service.sync(viewerOf(request.user), request.params.id) }),
+    async (request) => ({ repository: await sync.sync(requireUser(request), request.params.id) }),
   );
 
   app.delete(
@@ -221,7 +245,7 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await service.remove(viewerOf(request.user), request.params.id);
+      await catalogue.remove(requireUser(request), request.params.id);
       return { message: `${request.params.id} was removed from the catalogue.` };
     },
   );
@@ -240,7 +264,7 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({
-      repository: await service.updateMetadata(viewerOf(request.user), request.params.id, request.body),
+      repository: await catalogue.updateMetadata(requireUser(request), request.params.id, request.body),
     }),
   );
 
@@ -256,7 +280,7 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: metricsResponseSchema, ...errors },
       },
     },
-    async (request) => ({ metrics: await service.metrics(viewerOf(request.user), request.params.id) }),
+    async (request) => ({ metrics: await catalogue.metrics(requireUser(request), request.params.id) }),
   );
 
   app.get(
@@ -272,7 +296,7 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: commitsResponseSchema, ...errors },
       },
     },
-    async (request) => service.commits(viewerOf(request.user), request.params.id, request.query.limit),
+    async (request) => sync.commits(requireUser(request), request.params.id, request.query.limit),
   );
 
   app.post(
@@ -290,7 +314,7 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { comment, author } = request.body;
-      const saved = await service.addComment(viewerOf(request.user), request.params.id, comment, author);
+      const saved = await catalogue.addComment(requireUser(request), request.params.id, comment, author);
       return reply.code(201).send({ comment: saved });
     },
   );
@@ -309,7 +333,7 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const version = await service.addVersion(viewerOf(request.user), request.params.id, request.body);
+      const version = await versions.addVersion(requireUser(request), request.params.id, request.body);
       return reply.code(201).send({ version });
     },
   );
@@ -327,7 +351,7 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({
-      versions: await service.listVersions(viewerOf(request.user), request.query.repo_id),
+      versions: await versions.listVersions(requireUser(request), request.query.repo_id),
     }),
   );
 
@@ -345,7 +369,7 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { repo_id, version1_id, version2_id } = request.query;
-      return service.compareVersions(viewerOf(request.user), repo_id, version1_id, version2_id);
+      return versions.compareVersions(requireUser(request), repo_id, version1_id, version2_id);
     },
   );
 
@@ -355,17 +379,41 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'admin' },
       schema: {
         tags: ['admin'],
-        summary: 'Every repository, private ones included',
+        summary: 'Every repository, private ones included, or one page of a search',
+        description:
+          'The query parameters of `GET /repositories/`; with any of them one page `{ repositories, total, next_cursor }`.',
         security,
-        response: { 200: adminRepositoryListResponseSchema, ...errors },
+        querystring: catalogueListQuerySchema,
+        response: { 200: adminRepositoryListOrPageResponseSchema, ...errors },
       },
     },
-    async () => {
-      const repositories = await service.listAll();
+    async (request) => {
+      const admin = requireUser(request);
+      if (isPageRequest(request.query))
+        return catalogueQuery.page({ id: admin.id, is_admin: true }, request.query);
+      const repositories = await catalogue.listAll();
       return { repositories, total: repositories.length };
     },
   );
 };
+
+/** The export's rows, reporting how many went out and whether all did once the stream ends or is torn down. */
+async function* countedExport<T>(
+  rows: AsyncGenerator<T>,
+  report: (count: number, complete: boolean) => void,
+) {
+  let count = 0;
+  let complete = false;
+  try {
+    for await (const row of rows) {
+      count += 1;
+      yield row;
+    }
+    complete = true;
+  } finally {
+    report(count, complete);
+  }
+}
 
 /** The batch answer in the form asked for: NDJSON lines as items finish, or one JSON object. */
 async function sendBatch(

@@ -40,7 +40,7 @@ const call = (
 ) => t.app.inject({ method, url, headers: who?.headers ?? {}, payload });
 
 describe('POST /repositories/', () => {
-  it('adds from a URL with every SPEC §3 field, GitHub spelling, tags and a metrics row', async () => {
+  it('adds from a URL with every repository field, GitHub spelling, tags and a metrics row', async () => {
     const expected = t.github.getRepository('facebook/react');
     const response = await call(alice, 'POST', '/repositories/', {
       url: 'https://www.github.com/FACEBOOK/React.git/',
@@ -86,7 +86,7 @@ describe('POST /repositories/', () => {
     [{ url: 'https://gitlab.com/a/b' }, 'url'],
     [{ id: 'not-a-repo' }, 'id'],
     [{ id: 'a/b/c' }, 'id'],
-  ])('refuses %j with SPEC §5 message', async (payload, field) => {
+  ])('refuses %j with the documented message', async (payload, field) => {
     const response = await call(alice, 'POST', '/repositories/', payload);
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toBe(
@@ -209,7 +209,7 @@ describe('curation', () => {
   });
 });
 
-describe('private repositories (DESIGN §1)', () => {
+describe('private repositories', () => {
   const PRIVATE = 'octo-double/private-repository';
 
   it('exist only for members who proved access with their own token', async () => {

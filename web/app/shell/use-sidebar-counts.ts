@@ -1,13 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
-import { useCallback } from 'react';
-import type { RepositorySummary } from '../../../shared/schemas/repositories.ts';
-import { countDistinctTags } from '../../../shared/tag-colors.ts';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
-import { repositoriesQueryOptions } from '../../lib/repositories-query.ts';
+import { useCatalogueCounts } from '../../lib/catalogue-counts-query.ts';
 
 /** The sidebar's badges (docs/product.md#app-shell); null hides a badge. */
 export interface SidebarCounts {
-  /** The member's own repositories (by user_id). */
+  /** The member's own repositories. */
   repositories: number | null;
   /** Distinct tags over every repository the member can see. */
   tags: number | null;
@@ -15,24 +11,14 @@ export interface SidebarCounts {
 
 const HIDDEN: SidebarCounts = { repositories: null, tags: null };
 
-export function computeSidebarCounts(rows: readonly RepositorySummary[], userId: number): SidebarCounts {
-  let own = 0;
-  for (const row of rows) if (row.user_id === userId) own += 1;
-  return { repositories: own, tags: countDistinctTags(rows) };
-}
-
 /**
- * The member's own repositories (user_id equals theirs) and the distinct tags over
- * every returned row. Derived from the repository list query itself (the same key and
- * fetcher), so the sidebar costs no request of its own and updates when the list does.
+ * The member's own repositories and the distinct tags over every visible repository, counted
+ * by the server (`GET /repositories/counts`). Under the catalogue's key, so adding, tagging or
+ * deleting a repository refreshes the badges.
  */
 export function useSidebarCounts(): SidebarCounts {
   const { user } = useAuth();
-  const userId = user?.id ?? null;
-  const select = useCallback(
-    (rows: RepositorySummary[]) => (userId === null ? HIDDEN : computeSidebarCounts(rows, userId)),
-    [userId],
-  );
-  const { data } = useQuery({ ...repositoriesQueryOptions, select, enabled: userId !== null });
-  return data ?? HIDDEN;
+  const { data } = useCatalogueCounts({ enabled: user !== null });
+  if (!user || !data) return HIDDEN;
+  return { repositories: data.mine, tags: data.tags };
 }

@@ -120,7 +120,7 @@ export function AdminDashboard() {
             />
           </Tabs.Panel>
           <Tabs.Panel value="repositories">
-            <RepositoriesPanel />
+            <RepositoriesPanel onForbidden={onForbidden} />
           </Tabs.Panel>
           <Tabs.Panel value="database">
             <DatabasePanel onForbidden={onForbidden} />

@@ -15,6 +15,7 @@ import { IconArrowsExchange, IconCopy, IconRefresh, IconTags, type TablerIcon } 
 import { SectionError } from '../../../components/load-states.tsx';
 import { useAdminStats } from '../api/get-admin-stats.ts';
 import { loadErrorMessage } from '../lib/admin-messages.ts';
+import { AdminRepositoryList } from './admin-repository-list.tsx';
 import { RepositoryCounts } from './overview-panel.tsx';
 
 /** Repository tools that do not exist yet, shown disabled and marked 'Coming Soon'. */
@@ -41,7 +42,8 @@ const TOOLS: { name: string; description: string; icon: TablerIcon }[] = [
   },
 ];
 
-export function RepositoriesPanel() {
+/** The repository counts, every repository page by page, and the tools to come. */
+export function RepositoriesPanel({ onForbidden }: { onForbidden: () => void }) {
   const stats = useAdminStats();
   return (
     <Stack gap="xl">
@@ -58,6 +60,7 @@ export function RepositoriesPanel() {
         />
       )}
       {stats.data && <RepositoryCounts repositories={stats.data.repositories} />}
+      <AdminRepositoryList onForbidden={onForbidden} />
       <section aria-labelledby="admin-repository-tools">
         <Title order={2} size="h4" mb="sm" id="admin-repository-tools">
           Repository tools

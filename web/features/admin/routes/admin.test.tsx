@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { AdminStats, AdminUser, Backup } from '../../../../shared/schemas/admin.ts';
+import { catalogueDouble } from '../../../../test/web/catalogue-double.ts';
 import {
   buildUser,
   type FetchHandler,
@@ -9,6 +10,7 @@ import {
   setViewportWidth,
   signIn,
 } from '../../../../test/web/render.tsx';
+import { buildSummary } from '../../../../test/web/repository-fixtures.ts';
 
 const stats: AdminStats = {
   users: { total: 12, active: 10, verified: 9, admin: 2, recent: 3 },
@@ -49,6 +51,18 @@ const backups: Backup[] = [
   },
 ];
 
+/** Every repository of the instance, private ones included: 60, so the list takes two pages. */
+const adminRepositories = catalogueDouble(
+  Array.from({ length: 60 }, (_, i) =>
+    buildSummary({
+      id: `org/project-${String(i).padStart(2, '0')}`,
+      user_id: (i % 3) + 1,
+      private: i === 1,
+      stars: i * 10,
+    }),
+  ),
+);
+
 const error = (status: number, message: string, code = 'internal_error') =>
   jsonResponse({ message, code }, { status });
 
@@ -59,6 +73,9 @@ function adminApi(overrides: Record<string, FetchHandler> = {}): Record<string, 
     'GET /auth/admin/stats': () => jsonResponse(stats),
     'GET /auth/admin/users': () => jsonResponse({ users: [me, bob], total: 2, page: 1, per_page: 50 }),
     'GET /health/backups': () => jsonResponse({ backups }),
+    'GET /auth/admin/repositories': adminRepositories.handlers[
+      'GET /auth/admin/repositories'
+    ] as FetchHandler,
     ...overrides,
   };
 }
@@ -298,6 +315,48 @@ describe('repositories', () => {
     expect(
       await screen.findByText('Server error occurred while loading repositories. Please try again later.'),
     ).toBeVisible();
+  });
+
+  it('pages through every repository, private ones included, 50 at a time, and searches on the server', async () => {
+    const { user, fetchMock } = openAdmin('/admin?tab=repositories');
+    const list = await screen.findByRole('table', { name: 'All repositories' });
+    expect(screen.getByText('Showing 50 of 60 repositories')).toBeVisible();
+    expect(within(list).getAllByRole('row')).toHaveLength(51);
+    const privateRow = within(list)
+      .getByRole('link', { name: 'org/project-01' })
+      .closest('tr') as HTMLElement;
+    expect(within(privateRow).getByText('Private')).toBeVisible();
+    const pages = () =>
+      calls(fetchMock, 'GET', '/auth/admin/repositories').map((request) =>
+        Object.fromEntries(new URL(request.url).searchParams),
+      );
+    expect(pages()).toEqual([{ sort: 'name', order: 'asc', limit: '50' }]);
+
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByText('Showing 60 of 60 repositories')).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+    expect(pages()[1]?.cursor).toBeTruthy();
+
+    await user.type(screen.getByRole('searchbox', { name: 'Search all repositories' }), 'project-5');
+    expect(await screen.findByText('Showing 10 of 10 repositories')).toBeVisible();
+    expect(pages().at(-1)).toEqual({ q: 'project-5', sort: 'name', order: 'asc', limit: '50' });
+  });
+
+  it('a 5xx on the list says so, with Retry', async () => {
+    let failed = false;
+    const { user } = openAdmin('/admin?tab=repositories', {
+      'GET /auth/admin/repositories': (request) => {
+        if (failed) return adminRepositories.handlers['GET /auth/admin/repositories']?.(request) as Response;
+        failed = true;
+        return error(500, 'boom');
+      },
+    });
+    const alert = await screen.findByRole('alert');
+    expect(
+      within(alert).getByText('Server error occurred while loading repositories. Please try again later.'),
+    ).toBeVisible();
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Showing 50 of 60 repositories')).toBeVisible();
   });
 });
 

@@ -2,9 +2,14 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { type SuccessResponse, successResponseSchema } from '../../../../shared/schemas/auth.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
-/** GET /auth/verify-reset-token?token= — checks the link before the form is shown. */
-export function getVerifyResetToken(token: string, signal?: AbortSignal): Promise<SuccessResponse> {
-  return apiRequest(`/auth/verify-reset-token?token=${encodeURIComponent(token)}`, successResponseSchema, {
+/**
+ * POST /auth/verify-reset-token — checks the link before the form is shown. The token goes in
+ * the body: in a query string it would sit in every proxy's and server's request log.
+ */
+export function postVerifyResetToken(token: string, signal?: AbortSignal): Promise<SuccessResponse> {
+  return apiRequest('/auth/verify-reset-token', successResponseSchema, {
+    method: 'POST',
+    body: { token },
     signal,
   });
 }
@@ -16,7 +21,7 @@ export function getVerifyResetToken(token: string, signal?: AbortSignal): Promis
 export function verifyResetTokenQueryOptions(token: string) {
   return queryOptions({
     queryKey: ['auth', 'verify-reset-token', token],
-    queryFn: ({ signal }) => getVerifyResetToken(token, signal),
+    queryFn: ({ signal }) => postVerifyResetToken(token, signal),
     retry: false,
     gcTime: 0,
   });

@@ -14,7 +14,7 @@ function openReset(handlers: Record<string, FetchHandler>, route = `/reset-passw
 
 async function openForm(reset?: FetchHandler) {
   const rendered = openReset({
-    'GET /auth/verify-reset-token': validToken,
+    'POST /auth/verify-reset-token': validToken,
     ...(reset ? { 'POST /auth/reset-password': reset } : {}),
   });
   await screen.findByRole('heading', { level: 1, name: 'Reset Password' });
@@ -31,15 +31,19 @@ afterEach(() => {
 describe('Reset password', () => {
   it('validates the link first, then shows the form; the token leaves the address bar', async () => {
     let checked = '';
+    let checkedUrl = '';
     openReset({
-      'GET /auth/verify-reset-token': (request) => {
-        checked = new URL(request.url).searchParams.get('token') ?? '';
+      'POST /auth/verify-reset-token': async (request) => {
+        checkedUrl = request.url;
+        checked = ((await request.json()) as { token: string }).token;
         return validToken(request);
       },
     });
     expect(await screen.findByText('Validating your reset link…')).toBeVisible();
     expect(await screen.findByLabelText(/^New Password/, { selector: 'input' })).toBeEnabled();
+    // In the body, never in the URL, where request logs would keep it.
     expect(checked).toBe(TOKEN);
+    expect(new URL(checkedUrl).search).toBe('');
     expect(window.location.hash).toBe('#/reset-password');
   });
 
@@ -47,7 +51,7 @@ describe('Reset password', () => {
     ['400', () => errorResponse(400, 'Invalid or expired reset token')],
     ['404', () => errorResponse(404, 'Not found')],
   ])("shows 'Invalid Reset Link' when the check answers %s", async (_status, handler: FetchHandler) => {
-    openReset({ 'GET /auth/verify-reset-token': handler });
+    openReset({ 'POST /auth/verify-reset-token': handler });
     expect(await screen.findByRole('heading', { level: 1, name: 'Invalid Reset Link' })).toBeVisible();
     expect(screen.getByRole('alert').textContent).toBe(AUTH_MESSAGES.resetInvalidToken);
     expect(screen.getByRole('link', { name: 'Request New Reset Link' }).getAttribute('href')).toBe(
@@ -59,7 +63,7 @@ describe('Reset password', () => {
   it('checks the link again on every visit (a used link is invalid the next time)', async () => {
     let calls = 0;
     const { router } = openReset({
-      'GET /auth/verify-reset-token': (request) => {
+      'POST /auth/verify-reset-token': (request) => {
         calls += 1;
         return calls === 1 ? validToken(request) : errorResponse(400, 'Invalid or expired reset token');
       },
@@ -73,7 +77,7 @@ describe('Reset password', () => {
 
   it('shows the invalid link screen without calling the server when there is no token', async () => {
     const check = vi.fn(validToken);
-    openReset({ 'GET /auth/verify-reset-token': check }, '/reset-password');
+    openReset({ 'POST /auth/verify-reset-token': check }, '/reset-password');
     expect(await screen.findByRole('heading', { level: 1, name: 'Invalid Reset Link' })).toBeVisible();
     expect(screen.getByRole('alert').textContent).toBe(
       'Invalid reset link. Please request a new password reset.',
@@ -84,7 +88,7 @@ describe('Reset password', () => {
   it("says 'Failed to verify reset token' and offers a retry when the check can't be made", async () => {
     let calls = 0;
     const { user } = openReset({
-      'GET /auth/verify-reset-token': (request) => {
+      'POST /auth/verify-reset-token': (request) => {
         calls += 1;
         return calls === 1 ? new Response('down', { status: 503 }) : validToken(request);
       },

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { formatAccountAge, formatDate, formatDateTime } from '../../../../shared/format.ts';
 import { DetailList } from '../../../components/detail-list.tsx';
 import type { User } from '../../../lib/auth/user.ts';
-import { useRepositoryCount } from '../api/get-repository-count.ts';
+import { useCatalogueCounts } from '../../../lib/catalogue-counts-query.ts';
 
 function Stat({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -28,7 +28,8 @@ function Flag({ value }: { value: boolean }) {
 
 /** Repository count, account age, email verified, admin. */
 export function AccountStatisticsCard({ user }: { user: User }) {
-  const count = useRepositoryCount(user.id);
+  // The server's count of the member's own repositories (shared with the sidebar's badge).
+  const count = useCatalogueCounts();
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
       <Stack gap="md">
@@ -40,9 +41,9 @@ export function AccountStatisticsCard({ user }: { user: User }) {
             {count.isPending ? (
               <Loader size="sm" aria-label="Loading repository count" />
             ) : count.isSuccess ? (
-              count.data
+              count.data.mine
             ) : (
-              // The list may not exist yet or may fail: the profile still works.
+              // The count may fail: the profile still works.
               <span title="Not available">—</span>
             )}
           </Stat>

@@ -111,18 +111,19 @@ describe('Profile: personal information', () => {
 });
 
 describe('Profile: statistics and details', () => {
-  it("counts the member's own repositories by user_id", async () => {
+  it("shows the server's count of the member's own repositories", async () => {
     const { section } = await openProfile({
-      'GET /repositories/': () =>
-        jsonResponse({ repositories: [{ user_id: 1 }, { user_id: 2 }, { user_id: 1 }, { user_id: 3 }] }),
+      'GET /repositories/counts': () => jsonResponse({ total: 4, mine: 2, tags: 0 }),
     });
     const stats = section('Account Statistics');
     expect(await within(stats).findByText('2')).toBeVisible();
     expect(within(stats).getByText('1 month')).toBeVisible();
   });
 
-  it("shows '—' when the repository list is not available", async () => {
-    const { section } = await openProfile({ 'GET /repositories/': () => errorResponse(404, 'Not found') });
+  it("shows '—' when the repository count is not available", async () => {
+    const { section } = await openProfile({
+      'GET /repositories/counts': () => errorResponse(404, 'Not found'),
+    });
     expect(await within(section('Account Statistics')).findByText('—')).toBeVisible();
   });
 

@@ -1,5 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
+import { catalogueSearchParams } from '../../../../shared/schemas/catalogue.ts';
 import { apiFetch } from '../../../lib/api-client.ts';
+import type { RepositoryListQuery } from '../../../lib/repositories-query.ts';
 
 /** `attachment; filename="repositories_2026-08-22.csv"` (or RFC 5987's filename*) → the name. */
 export function fileNameFromDisposition(header: string | null, fallback: string): string {
@@ -36,11 +38,14 @@ export function saveBlob(blob: Blob, fileName: string): void {
 }
 
 /**
- * GET /repositories/export with the bearer header (apiFetch), Accept text/csv; the file is
- * saved as the server names it (repositories_YYYY-MM-DD.csv).
+ * GET /repositories/export with the bearer header (apiFetch), Accept text/csv, and the list's
+ * search, filters and sort: what the member sees is what is exported. The file is saved as the
+ * server names it (repositories_YYYY-MM-DD.csv).
  */
-export async function exportRepositories(): Promise<string> {
-  const response = await apiFetch('/repositories/export', { headers: { Accept: 'text/csv' } });
+export async function exportRepositories(query: RepositoryListQuery = {}): Promise<string> {
+  const params = catalogueSearchParams(query).toString();
+  const path = params ? `/repositories/export?${params}` : '/repositories/export';
+  const response = await apiFetch(path, { headers: { Accept: 'text/csv' } });
   const blob = await response.blob();
   const fileName = fileNameFromDisposition(response.headers.get('Content-Disposition'), defaultExportName());
   saveBlob(blob, fileName);

@@ -1,13 +1,14 @@
-import { REPOSITORY_LIST_KEY } from '../../../lib/repositories-query.ts';
+import { CATALOGUE_KEY } from '../../../lib/catalogue-keys.ts';
 
 /**
  * The repositories feature's query keys. Everything starts with 'repositories', so a change
- * (add, sync, save, delete) can invalidate the lot with one call. The Tags and Statistics
- * screens and the sidebar read the same list key, so one request serves them all.
+ * (add, sync, save, delete) can invalidate the lot with one call. `list()` is the prefix of every
+ * catalogue read — the list's pages, tag counts, statistics and the sidebar counts — so
+ * invalidating it refreshes each of them.
  */
 export const repositoryKeys = {
   all: ['repositories'] as const,
-  list: () => REPOSITORY_LIST_KEY,
+  list: () => CATALOGUE_KEY,
   detail: (fullName: string) => ['repositories', 'detail', fullName] as const,
   metrics: (fullName: string) => ['repositories', 'metrics', fullName] as const,
   commits: (fullName: string) => ['repositories', 'commits', fullName] as const,

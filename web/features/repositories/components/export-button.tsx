@@ -3,6 +3,7 @@ import { IconFileExport } from '@tabler/icons-react';
 import { MESSAGE_CLEAR_MS } from '../../../../shared/constants.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import { useMessage } from '../../../lib/hooks/use-message.ts';
+import type { RepositoryListQuery } from '../../../lib/repositories-query.ts';
 import { readAccessToken } from '../../../lib/storage.ts';
 import { useExportRepositories } from '../api/export-repositories.ts';
 
@@ -18,13 +19,14 @@ export function useExport() {
   const exporter = useExportRepositories();
   const { message, showSuccess, showError, clear } = useMessage(MESSAGE_CLEAR_MS.export);
 
-  const start = () => {
+  /** Exports the rows `query` selects (the list's current search, filters and sort). */
+  const start = (query: RepositoryListQuery = {}) => {
     clear();
     if (!readAccessToken()) {
       showError(EXPORT_SIGN_IN);
       return;
     }
-    exporter.mutate(undefined, {
+    exporter.mutate(query, {
       onSuccess: () => showSuccess(EXPORT_STARTED),
       onError: (error) =>
         showError(isApiError(error) && error.status === 401 ? EXPORT_SIGN_IN : EXPORT_FAILED),

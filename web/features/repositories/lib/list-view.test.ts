@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { buildSummary } from '../../../../test/web/repository-fixtures.ts';
 import {
-  buildSearchIndex,
   DEFAULT_SORT,
   defaultDirection,
+  filterChips,
+  listQuery,
   nextSort,
-  searchRepositories,
-  sortRepositories,
+  readListView,
+  removeFilter,
+  writeListView,
 } from './list-view.ts';
 
 describe('sort rules', () => {
@@ -14,12 +15,12 @@ describe('sort rules', () => {
     expect(DEFAULT_SORT).toEqual({ key: 'last_commit', direction: 'desc' });
   });
 
-  it.each(['last_synced', 'created_at', 'updated_at', 'stars', 'forks', 'issues', 'commits'])(
+  it.each(['last_synced', 'created_at', 'updated_at', 'stars', 'forks', 'issues', 'commits'] as const)(
     '%s starts descending',
     (key) => expect(defaultDirection(key)).toBe('desc'),
   );
 
-  it.each(['name', 'description', 'license', 'last_commit'])('%s starts ascending', (key) => {
+  it.each(['name', 'description', 'license', 'last_commit'] as const)('%s starts ascending', (key) => {
     expect(defaultDirection(key)).toBe('asc');
   });
 
@@ -31,37 +32,109 @@ describe('sort rules', () => {
       direction: 'desc',
     });
   });
-
-  it('sorts names naturally and case-insensitively, with missing values last either way', () => {
-    const rows = [
-      buildSummary({ id: 'o/b', name: 'b', description: null, stars: 5 }),
-      buildSummary({ id: 'o/A10', name: 'A10', description: 'zeta', stars: 5 }),
-      buildSummary({ id: 'o/a9', name: 'a9', description: 'alpha', stars: 1 }),
-    ];
-    const names = (key: 'name' | 'description' | 'stars', direction: 'asc' | 'desc') =>
-      sortRepositories(rows, { key, direction }).map((row) => row.name);
-    expect(names('name', 'asc')).toEqual(['a9', 'A10', 'b']);
-    expect(names('description', 'asc')).toEqual(['a9', 'A10', 'b']);
-    expect(names('description', 'desc')).toEqual(['A10', 'a9', 'b']);
-    // Ties keep a stable id order.
-    expect(names('stars', 'desc')).toEqual(['A10', 'b', 'a9']);
-  });
 });
 
-describe('search', () => {
-  it('matches name, description, id, tags and licence, case-insensitively, keeping the order', () => {
-    const rows = [
-      buildSummary({ id: 'x/one', description: 'Fast thing', tags: 'Tooling', license: 'MIT' }),
-      buildSummary({ id: 'y/two', description: null, tags: '', license: 'Apache-2.0' }),
-    ];
-    const index = buildSearchIndex(rows);
-    const ids = (query: string) => searchRepositories(rows, index, query).map((row) => row.id);
-    expect(ids('')).toEqual(['x/one', 'y/two']);
-    expect(ids('FAST')).toEqual(['x/one']);
-    expect(ids('y/')).toEqual(['y/two']);
-    expect(ids('tooling')).toEqual(['x/one']);
-    expect(ids('apache')).toEqual(['y/two']);
-    expect(ids('two')).toEqual(['y/two']);
-    expect(ids('nothing')).toEqual([]);
+describe('the view in the address bar', () => {
+  const read = (query: string) => readListView(new URLSearchParams(query));
+
+  it('reads an empty query as the default view', () => {
+    expect(read('')).toEqual({
+      search: '',
+      sort: DEFAULT_SORT,
+      layout: 'table',
+      density: 3,
+      filters: {},
+    });
+  });
+
+  it('reads search, sort, view, density and filters', () => {
+    expect(
+      read(
+        'q=react%20ui&sort=stars&order=asc&view=cards&per_row=4&tags=ui,web&license=MIT&min_stars=10&archived=false&added_by=me',
+      ),
+    ).toEqual({
+      search: 'react ui',
+      sort: { key: 'stars', direction: 'asc' },
+      layout: 'cards',
+      density: 4,
+      filters: { tags: 'ui,web', license: 'MIT', min_stars: 10, archived: false, added_by: 'me' },
+    });
+  });
+
+  it('gives a sort without order its column’s default, as the server does', () => {
+    expect(read('sort=stars').sort).toEqual({ key: 'stars', direction: 'desc' });
+    expect(read('sort=name').sort).toEqual({ key: 'name', direction: 'asc' });
+    expect(read('sort=last_commit').sort).toEqual({ key: 'last_commit', direction: 'asc' });
+  });
+
+  it('leaves out what the server would refuse: unknown sorts, negative stars, an inverted range, bad flags', () => {
+    const view = read('sort=owner&order=up&view=grid&per_row=7&min_stars=-1&archived=maybe&added_by=bob');
+    expect(view.sort).toEqual(DEFAULT_SORT);
+    expect(view.layout).toBe('table');
+    expect(view.density).toBe(3);
+    expect(view.filters).toEqual({});
+    // An invalid range is ignored in filtering.
+    expect(read('min_stars=500&max_stars=100').filters).toEqual({});
+    expect(read('min_stars=100&max_stars=500').filters).toEqual({ min_stars: 100, max_stars: 500 });
+  });
+
+  it('writes only what differs from the defaults, and keeps other parameters', () => {
+    const start = new URLSearchParams('keep=1&q=old');
+    const written = writeListView(start, {
+      search: 'deno',
+      sort: { key: 'name', direction: 'asc' },
+      layout: 'cards',
+      density: 3,
+      filters: { tags: 'runtime', max_stars: 5 },
+    });
+    expect(written.toString()).toBe('keep=1&q=deno&sort=name&order=asc&view=cards&tags=runtime&max_stars=5');
+    const back = writeListView(written, { search: '', sort: DEFAULT_SORT, layout: 'table', filters: {} });
+    expect(back.toString()).toBe('keep=1');
+    // Written and read again, a view is the same view.
+    expect(readListView(written)).toMatchObject({
+      search: 'deno',
+      sort: { key: 'name', direction: 'asc' },
+      filters: { tags: 'runtime', max_stars: 5 },
+    });
+  });
+
+  it('asks the server for the trimmed search, the filters and the sort', () => {
+    expect(listQuery('  react ', { sort: DEFAULT_SORT, filters: { gone: true } })).toEqual({
+      q: 'react',
+      gone: true,
+      sort: 'last_commit',
+      order: 'desc',
+    });
+    expect(listQuery('   ', { sort: DEFAULT_SORT, filters: {} })).toEqual({
+      sort: 'last_commit',
+      order: 'desc',
+    });
+  });
+
+  it('shows active filters as chips, and removes them one by one', () => {
+    const filters = {
+      tags: 'ui, web',
+      topics: 'cli',
+      license: 'No License',
+      language: 'Go',
+      min_stars: 10,
+      archived: true,
+      gone: false,
+      added_by: 'me' as const,
+    };
+    expect(filterChips(filters).map((chip) => chip.label)).toEqual([
+      'Tags: ui, web',
+      'Topic: cli',
+      'License: No License',
+      'Language: Go',
+      'Stars: ≥ 10',
+      'Archived',
+      'On GitHub',
+      'Added by me',
+    ]);
+    expect(filterChips({ min_stars: 1, max_stars: 9 })[0]?.label).toBe('Stars: 1–9');
+    expect(filterChips({ max_stars: 9 })[0]?.label).toBe('Stars: ≤ 9');
+    expect(removeFilter({ min_stars: 1, max_stars: 9, tags: 'a' }, 'stars')).toEqual({ tags: 'a' });
+    expect(removeFilter({ tags: 'a', gone: true }, 'tags')).toEqual({ gone: true });
   });
 });

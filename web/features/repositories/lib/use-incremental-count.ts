@@ -19,10 +19,11 @@ export interface IncrementalCount {
 }
 
 /**
- * The incremental display: 10 rows, then 10 more whenever the end of the list comes
+ * The incremental display over the `total` rows loaded so far (the list's pages of 50 arrive
+ * as it goes): 10 rows, then 10 more whenever the end of the list comes
  * within 200 px of the bottom of the window (checked 400 ms after scrolling stops, shown after
  * a 300 ms pause). When the rows don't fill the window, more are added by themselves, at most
- * 20 times in a row. `resetKey` (the search and sort) starts again at 10.
+ * 20 times in a row. `resetKey` (the search, filters and sort) starts again at 10.
  */
 export function useIncrementalCount(total: number, resetKey: string): IncrementalCount {
   const [state, setState] = useState({ count: LIST_PAGE_SIZE, resetKey });

@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { encodeRouteId } from '../../../../shared/route-id.ts';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
+import { catalogueDouble } from '../../../../test/web/catalogue-double.ts';
 import {
   errorResponse,
   type FetchHandler,
@@ -9,7 +10,7 @@ import {
   renderApp,
   signIn,
 } from '../../../../test/web/render.tsx';
-import { buildSummary, listResponse, ndjsonStream } from '../../../../test/web/repository-fixtures.ts';
+import { buildSummary, ndjsonStream } from '../../../../test/web/repository-fixtures.ts';
 
 const INVALID = 'Invalid repository format. Use github.com/user/repo or owner/repo.';
 
@@ -25,11 +26,11 @@ async function openAdd(handlers: Record<string, FetchHandler> = {}, hasWebhook =
   const rendered = renderApp({
     route: '/add',
     handlers: {
-      'GET /repositories/': listResponse([
+      ...catalogueDouble([
         buildSummary({ user_id: 1, tags: 'frontend,ui' }),
         buildSummary({ user_id: 1, tags: 'frontend' }),
         buildSummary({ user_id: 2, tags: 'someone-else' }),
-      ]),
+      ]).handlers,
       'GET /auth/me/slack-webhook': () => jsonResponse({ has_webhook: hasWebhook, webhook_set_at: null }),
       ...handlers,
     },
@@ -278,11 +279,15 @@ describe('suggested tags', () => {
     let calls = 0;
     let fail: (response: Response) => void = () => {};
     const { user } = await openAdd({
-      'GET /repositories/': () => {
+      'GET /tags': (request) => {
         calls += 1;
         return calls === 1
           ? new Promise<Response>((resolve) => (fail = resolve))
-          : listResponse([buildSummary({ user_id: 1, tags: 'back' })])();
+          : (
+              catalogueDouble([buildSummary({ user_id: 1, tags: 'back' })]).handlers[
+                'GET /tags'
+              ] as FetchHandler
+            )(request);
       },
     });
     expect(await screen.findByText('Loading suggested tags…')).toBeVisible();

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultVersionNumber, isoDay } from '../../../../shared/format.ts';
 import { encodeRouteId } from '../../../../shared/route-id.ts';
 import type { Repository, Version } from '../../../../shared/schemas/repositories.ts';
+import { catalogueDouble } from '../../../../test/web/catalogue-double.ts';
 import {
   buildUser,
   errorResponse,
@@ -11,12 +12,7 @@ import {
   renderApp,
   signIn,
 } from '../../../../test/web/render.tsx';
-import {
-  buildRepository,
-  buildSummary,
-  hangingResponse,
-  listResponse,
-} from '../../../../test/web/repository-fixtures.ts';
+import { buildRepository, buildSummary, hangingResponse } from '../../../../test/web/repository-fixtures.ts';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -45,11 +41,11 @@ function openDetail(
   return renderApp({
     route,
     handlers: {
-      'GET /repositories/': listResponse([
+      ...catalogueDouble([
         buildSummary({ user_id: 1, tags: 'frontend,UI' }),
         buildSummary({ user_id: 1, tags: 'frontend' }),
         buildSummary({ user_id: 2, tags: 'not-mine' }),
-      ]),
+      ]).handlers,
       [`GET ${PATH}`]: () => jsonResponse({ repository }),
       'GET /api/get-versions': () => jsonResponse({ versions: repository.versions }),
       ...handlers,
@@ -317,7 +313,7 @@ describe('delete', () => {
       route: `/repo/${encodeRouteId(FULL_NAME)}`,
       handlers: {
         [`GET ${PATH}`]: () => jsonResponse({ repository: buildRepository({ id: FULL_NAME, user_id: 1 }) }),
-        'GET /repositories/': listResponse([]),
+        ...catalogueDouble([]).handlers,
       },
     });
     await loaded();

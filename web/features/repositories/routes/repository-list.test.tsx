@@ -2,8 +2,15 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { encodeRouteId } from '../../../../shared/route-id.ts';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
-import { errorResponse, renderApp, setViewportWidth, signIn } from '../../../../test/web/render.tsx';
-import { buildSummary, listResponse } from '../../../../test/web/repository-fixtures.ts';
+import { catalogueDouble } from '../../../../test/web/catalogue-double.ts';
+import {
+  errorResponse,
+  type FetchHandler,
+  renderApp,
+  setViewportWidth,
+  signIn,
+} from '../../../../test/web/render.tsx';
+import { buildSummary } from '../../../../test/web/repository-fixtures.ts';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -13,16 +20,23 @@ afterEach(() => {
 function rows(count = 25): RepositorySummary[] {
   return Array.from({ length: count }, (_, i) =>
     buildSummary({
-      id: `owner/repo-${String(i + 1).padStart(2, '0')}`,
+      id: `owner/repo-${String(i + 1).padStart(3, '0')}`,
       stars: (i * 37) % 101,
       last_commit: new Date(Date.UTC(2026, 0, 2 + i)).toISOString(),
     }),
   );
 }
 
-function openList(data: RepositorySummary[] = rows()) {
+/** The list at `route` over `data`, served one page at a time by the catalogue double. */
+function openList(
+  data: RepositorySummary[] = rows(),
+  route = '/home',
+  overrides: Record<string, FetchHandler> = {},
+) {
   signIn();
-  return renderApp({ route: '/home', handlers: { 'GET /repositories/': listResponse(data) } });
+  const catalogue = catalogueDouble(data);
+  const rendered = renderApp({ route, handlers: { ...catalogue.handlers, ...overrides } });
+  return { ...rendered, catalogue };
 }
 
 function table() {
@@ -36,18 +50,38 @@ function rowNames(): string[] {
     .map((row) => within(row).getAllByRole('link')[0]?.textContent ?? '');
 }
 
+/** The hash's query string as parameters. */
+function hashParams(): URLSearchParams {
+  return new URLSearchParams(window.location.hash.split('?')[1] ?? '');
+}
+
 describe('repository list: loading and empty states', () => {
-  it("says 'Loading repositories...' while the list loads, then shows 'Showing 10 of 25 repositories'", async () => {
+  it("says 'Loading repositories...' while the first page loads, then shows 'Showing 10 of 25 repositories'", async () => {
     signIn();
-    let answer: (response: Response) => void = () => {};
+    const catalogue = catalogueDouble(rows());
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
     renderApp({
       route: '/home',
-      handlers: { 'GET /repositories/': () => new Promise<Response>((resolve) => (answer = resolve)) },
+      handlers: {
+        ...catalogue.handlers,
+        'GET /repositories/': async (request) => {
+          await held;
+          return catalogue.handlers['GET /repositories/']?.(request) as Response;
+        },
+      },
     });
     expect(await screen.findByText('Loading repositories...')).toBeVisible();
-    await act(async () => answer(listResponse(rows())()));
+    await act(async () => release());
     expect(await screen.findByText('Showing 10 of 25 repositories')).toBeVisible();
     expect(rowNames()).toHaveLength(10);
+  });
+
+  it('asks for one page of 50, newest commit first: never the whole catalogue', async () => {
+    const { catalogue } = openList();
+    await screen.findByText('Showing 10 of 25 repositories');
+    const [first] = catalogue.requests();
+    expect(Object.fromEntries(first ?? [])).toEqual({ limit: '50', sort: 'last_commit', order: 'desc' });
   });
 
   it('invites adding repositories when there are none', async () => {
@@ -58,13 +92,17 @@ describe('repository list: loading and empty states', () => {
 
   it('offers Retry when the list fails to load', async () => {
     signIn();
+    const catalogue = catalogueDouble(rows(3));
     let calls = 0;
     renderApp({
       route: '/home',
       handlers: {
-        'GET /repositories/': () => {
+        ...catalogue.handlers,
+        'GET /repositories/': (request) => {
           calls += 1;
-          return calls === 1 ? errorResponse(500, 'Database is down') : listResponse(rows(3))();
+          return calls === 1
+            ? errorResponse(500, 'Database is down')
+            : (catalogue.handlers['GET /repositories/']?.(request) as Response);
         },
       },
     });
@@ -79,64 +117,78 @@ describe('repository list: sorting', () => {
   it('sorts by last commit, newest first, by default', async () => {
     openList();
     await screen.findByText('Showing 10 of 25 repositories');
-    expect(rowNames().slice(0, 3)).toEqual(['repo-25', 'repo-24', 'repo-23']);
+    expect(rowNames().slice(0, 3)).toEqual(['repo-025', 'repo-024', 'repo-023']);
     const header = screen.getByRole('columnheader', { name: /Last Commit/ });
     expect(header.getAttribute('aria-sort')).toBe('descending');
   });
 
-  it('toggles the same column and gives a new column its default direction', async () => {
-    const { user } = openList();
+  it('asks the server for the column, toggles it, gives a new column its default direction, and keeps the sort in the address', async () => {
+    const { user, catalogue } = openList();
     await screen.findByText('Showing 10 of 25 repositories');
     const sortBy = (name: string) => user.click(screen.getByRole('button', { name }));
     const direction = (name: string) =>
       screen.getByRole('columnheader', { name: new RegExp(name) }).getAttribute('aria-sort');
+    const lastRequest = () => {
+      const params = catalogue.requests().at(-1);
+      return `${params?.get('sort')} ${params?.get('order')}`;
+    };
 
     await sortBy('Name');
     expect(direction('Name')).toBe('ascending');
     expect(direction('Last Commit')).toBe('none');
-    expect(rowNames().slice(0, 2)).toEqual(['repo-01', 'repo-02']);
+    await waitFor(() => expect(rowNames().slice(0, 2)).toEqual(['repo-001', 'repo-002']));
+    expect(lastRequest()).toBe('name asc');
+    expect(hashParams().toString()).toBe('sort=name&order=asc');
     await sortBy('Name');
     expect(direction('Name')).toBe('descending');
-    expect(rowNames()[0]).toBe('repo-25');
+    await waitFor(() => expect(rowNames()[0]).toBe('repo-025'));
+    expect(lastRequest()).toBe('name desc');
 
     // Stars and last sync start descending; last commit, description and licence ascending.
     await sortBy('Stars');
     expect(direction('Stars')).toBe('descending');
+    await waitFor(() => expect(lastRequest()).toBe('stars desc'));
     await sortBy('Last Updated');
     expect(direction('Last Updated')).toBe('descending');
+    await waitFor(() => expect(lastRequest()).toBe('last_synced desc'));
     await sortBy('Last Commit');
     expect(direction('Last Commit')).toBe('ascending');
-    expect(rowNames()[0]).toBe('repo-01');
+    await waitFor(() => expect(rowNames()[0]).toBe('repo-001'));
     await sortBy('License');
     expect(direction('License')).toBe('ascending');
+    await waitFor(() => expect(lastRequest()).toBe('license asc'));
     await sortBy('Description');
     expect(direction('Description')).toBe('ascending');
+    await waitFor(() => expect(lastRequest()).toBe('description asc'));
+    expect(hashParams().toString()).toBe('sort=description&order=asc');
   });
 
-  it('keeps rows without a last commit at the end', async () => {
+  it('keeps rows without a last commit at the end (the server’s order)', async () => {
     const data = [buildSummary({ id: 'a/never', last_commit: null }), ...rows(3)];
     const { user } = openList(data);
     await screen.findByText('Showing 4 of 4 repositories');
     expect(rowNames().at(-1)).toBe('never');
     await user.click(screen.getByRole('button', { name: 'Last Commit' }));
+    await waitFor(() => expect(rowNames()[0]).toBe('repo-001'));
     expect(rowNames().at(-1)).toBe('never');
     expect(within(table()).getAllByText('Never').length).toBeGreaterThan(0);
   });
 });
 
 describe('repository list: search', () => {
-  it('matches name, description, id, tags and licence, case-insensitively', async () => {
-    const data = [
-      buildSummary({ id: 'facebook/react', description: 'A UI library', tags: 'frontend', license: 'MIT' }),
-      buildSummary({
-        id: 'vuejs/core',
-        description: 'Progressive framework',
-        tags: 'Frontend,vue',
-        license: 'MIT',
-      }),
-      buildSummary({ id: 'torvalds/linux', description: 'Kernel', tags: 'os', license: 'GPL-2.0' }),
-    ];
-    const { user } = openList(data);
+  const catalogue = () => [
+    buildSummary({ id: 'facebook/react', description: 'A UI library', tags: 'frontend', license: 'MIT' }),
+    buildSummary({
+      id: 'vuejs/core',
+      description: 'Progressive framework',
+      tags: 'Frontend,vue',
+      license: 'MIT',
+    }),
+    buildSummary({ id: 'torvalds/linux', description: 'Kernel', tags: 'os', license: 'GPL-2.0' }),
+  ];
+
+  it('searches on the server: name, description, id, tags and licence, case-insensitively', async () => {
+    const { user } = openList(catalogue());
     await screen.findByText('Showing 3 of 3 repositories');
     const search = screen.getByRole('searchbox', { name: 'Search repositories' });
 
@@ -157,6 +209,101 @@ describe('repository list: search', () => {
     await user.type(search, 'xyz');
     expect(await screen.findByText('No repositories match “gplxyz”.')).toBeVisible();
     expect(screen.getByText('Showing 0 of 0 repositories')).toBeVisible();
+  });
+
+  it('waits for typing to pause (~150 ms) and asks once, with the search in the address', async () => {
+    const { user, catalogue: double } = openList(catalogue());
+    await screen.findByText('Showing 3 of 3 repositories');
+    await user.type(screen.getByRole('searchbox', { name: 'Search repositories' }), '  vue');
+    await waitFor(() => expect(rowNames()).toEqual(['core']));
+    const searches = double.requests().filter((params) => params.has('q'));
+    expect(searches.map((params) => params.get('q'))).toEqual(['vue']);
+    expect(hashParams().get('q')).toBe('  vue');
+  });
+
+  it('keeps the previous rows on screen while a search loads', async () => {
+    signIn();
+    const double = catalogueDouble(catalogue());
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { user } = renderApp({
+      route: '/home',
+      handlers: {
+        ...double.handlers,
+        'GET /repositories/': async (request) => {
+          if (new URL(request.url).searchParams.has('q')) await held;
+          return double.handlers['GET /repositories/']?.(request) as Response;
+        },
+      },
+    });
+    await screen.findByText('Showing 3 of 3 repositories');
+    await user.type(screen.getByRole('searchbox', { name: 'Search repositories' }), 'linux');
+    expect(await screen.findByLabelText('Updating the list')).toBeVisible();
+    expect([...rowNames()].sort()).toEqual(['core', 'linux', 'react']);
+    expect(screen.queryByText('Loading repositories...')).toBeNull();
+    await act(async () => release());
+    await waitFor(() => expect(rowNames()).toEqual(['linux']));
+    expect(screen.queryByLabelText('Updating the list')).toBeNull();
+  });
+});
+
+describe('repository list: the view in the address', () => {
+  it('opens a shared view: search, sort, card view and filters from the address', async () => {
+    const data = [
+      buildSummary({ id: 'a/web-one', tags: 'web', stars: 5 }),
+      buildSummary({ id: 'a/web-two', tags: 'Web,ui', stars: 50 }),
+      buildSummary({ id: 'a/cli', tags: 'cli', stars: 500 }),
+    ];
+    const { catalogue } = openList(data, '/home?q=web&sort=stars&order=asc&view=cards&tags=web');
+    await screen.findByText('Showing 2 of 2 repositories');
+    expect(screen.getByRole('searchbox', { name: 'Search repositories' })).toHaveValue('web');
+    expect((screen.getByRole('radio', { name: 'Cards' }) as HTMLInputElement).checked).toBe(true);
+    expect(
+      screen.getAllByRole('article').map((card) => within(card).getAllByRole('link')[0]?.textContent),
+    ).toEqual(['web-one', 'web-two']);
+    expect(Object.fromEntries(catalogue.requests()[0] ?? [])).toEqual({
+      q: 'web',
+      tags: 'web',
+      sort: 'stars',
+      order: 'asc',
+      limit: '50',
+    });
+    const chips = screen.getByRole('group', { name: 'Active filters' });
+    expect(within(chips).getByText('Tag: web')).toBeVisible();
+  });
+
+  it('removes a filter chip, clears filters, and toggles "Added by me"', async () => {
+    const data = [
+      buildSummary({ id: 'me/mine', user_id: 1, license: 'MIT', tags: 'web' }),
+      buildSummary({ id: 'bob/theirs', user_id: 2, license: 'MIT', tags: 'web' }),
+      buildSummary({ id: 'bob/gpl', user_id: 2, license: 'GPL-3.0' }),
+    ];
+    const { user } = openList(data, '/home?license=mit&tags=web');
+    await screen.findByText('Showing 2 of 2 repositories');
+    await user.click(screen.getByRole('button', { name: 'Remove filter Tag: web' }));
+    await screen.findByText('Showing 2 of 2 repositories');
+    expect(hashParams().toString()).toBe('license=mit');
+    await user.click(screen.getByRole('checkbox', { name: 'Added by me' }));
+    await waitFor(() => expect(rowNames()).toEqual(['mine']));
+    expect(hashParams().get('added_by')).toBe('me');
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    expect(await screen.findByText('Showing 3 of 3 repositories')).toBeVisible();
+    expect(window.location.hash).toBe('#/home');
+  });
+
+  it('ignores what the server would refuse in a hand-edited address', async () => {
+    const { catalogue } = openList(rows(3), '/home?sort=owner&min_stars=-4&archived=perhaps');
+    await screen.findByText('Showing 3 of 3 repositories');
+    expect(Object.fromEntries(catalogue.requests()[0] ?? [])).toEqual({
+      limit: '50',
+      sort: 'last_commit',
+      order: 'desc',
+    });
+  });
+
+  it('says when no repository matches the filters', async () => {
+    openList(rows(3), '/home?tags=nothing');
+    expect(await screen.findByText('No repositories match these filters.')).toBeVisible();
   });
 });
 
@@ -185,21 +332,36 @@ describe('repository list: rows', () => {
   });
 });
 
-describe('repository list: incremental display', () => {
-  it('adds 10 rows at a time, fills a window that has room, and keeps only the visible rows in the DOM', async () => {
-    openList(rows(55));
-    await screen.findByText('Showing 10 of 55 repositories');
+describe('repository list: incremental display over pages', () => {
+  it('reveals 10 rows at a time from pages of 50, asks for the next page with its cursor, and keeps only the visible rows in the DOM', async () => {
+    const { catalogue } = openList(rows(120));
+    await screen.findByText('Showing 10 of 120 repositories');
     // happy-dom lays nothing out, so the end of the list always looks near: it auto-fills.
-    expect(await screen.findByText('Showing 20 of 55 repositories', {}, { timeout: 3000 })).toBeVisible();
-    await waitFor(() => expect(screen.getByText('Showing 55 of 55 repositories')).toBeVisible(), {
-      timeout: 5000,
+    expect(await screen.findByText('Showing 20 of 120 repositories', {}, { timeout: 3000 })).toBeVisible();
+    await waitFor(() => expect(screen.getByText('Showing 60 of 120 repositories')).toBeVisible(), {
+      timeout: 8000,
     });
-    expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
-    // Virtualised: only the rows near the 768 px window (plus overscan) are in the DOM, not all 55.
+    const pages = catalogue.requests();
+    expect(pages.length).toBeGreaterThanOrEqual(2);
+    expect(pages[0]?.has('cursor')).toBe(false);
+    expect(pages[1]?.get('cursor')).toBeTruthy();
+    expect(pages[1]?.get('limit')).toBe('50');
+    expect(pages[1]?.get('sort')).toBe('last_commit');
+    // Virtualised: only the rows near the 768 px window (plus overscan) are in the DOM, not all 60.
     const rendered = rowNames();
     expect(rendered.length).toBeGreaterThan(10);
     expect(rendered.length).toBeLessThan(45);
-    expect(table().getAttribute('aria-rowcount')).toBe('56');
+    expect(table().getAttribute('aria-rowcount')).toBe('61');
+  });
+
+  it('shows every row once all pages are in, and asks no further', async () => {
+    const { catalogue } = openList(rows(55));
+    await waitFor(() => expect(screen.getByText('Showing 55 of 55 repositories')).toBeVisible(), {
+      timeout: 8000,
+    });
+    expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
+    expect(catalogue.requests()).toHaveLength(2);
+    expect(catalogue.requests()[1]?.get('cursor')).toBeTruthy();
   });
 
   it('offers Show more for keyboard users', async () => {
@@ -219,21 +381,64 @@ describe('repository list: incremental display', () => {
     await user.click(screen.getByRole('button', { name: 'Show more' }));
     expect(screen.getByText('Showing 20 of 25 repositories')).toBeVisible();
   });
+
+  it('says when a further page fails, and retries it', async () => {
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue({
+      top: 5000,
+      bottom: 5001,
+      left: 0,
+      right: 0,
+      width: 0,
+      height: 1,
+      x: 0,
+      y: 5000,
+      toJSON: () => ({}),
+    });
+    signIn();
+    const catalogue = catalogueDouble(rows(60));
+    const list = catalogue.handlers['GET /repositories/'] as FetchHandler;
+    let failures = 0;
+    const { user } = renderApp({
+      route: '/home',
+      handlers: {
+        ...catalogue.handlers,
+        'GET /repositories/': (request) => {
+          if (new URL(request.url).searchParams.has('cursor') && failures === 0) {
+            failures += 1;
+            return errorResponse(503, 'Try later');
+          }
+          return list(request);
+        },
+      },
+    });
+    await screen.findByText('Showing 10 of 60 repositories');
+    for (let step = 0; step < 4; step += 1)
+      await user.click(screen.getByRole('button', { name: 'Show more' }));
+    expect(screen.getByText('Showing 50 of 60 repositories')).toBeVisible();
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Failed to load repositories: Try later');
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await user.click(await screen.findByRole('button', { name: 'Show more' }));
+    expect(await screen.findByText('Showing 60 of 60 repositories')).toBeVisible();
+  });
 });
 
 describe('repository list: card view', () => {
-  it('switches to cards, 3 per row by default, then 2 or 4', async () => {
+  it('switches to cards, 3 per row by default, then 2 or 4, in the address', async () => {
     const { user } = openList(rows(6));
     await screen.findByText('Showing 6 of 6 repositories');
     await user.click(screen.getByRole('radio', { name: 'Cards' }));
     expect(screen.queryByRole('table')).toBeNull();
     expect(screen.getAllByRole('article')).toHaveLength(6);
+    expect(hashParams().get('view')).toBe('cards');
     const perRow = screen.getByRole('radiogroup', { name: 'Cards per row' });
     expect((within(perRow).getByRole('radio', { name: '3' }) as HTMLInputElement).checked).toBe(true);
     await user.click(within(perRow).getByRole('radio', { name: '4' }));
     expect((within(perRow).getByRole('radio', { name: '4' }) as HTMLInputElement).checked).toBe(true);
+    expect(hashParams().get('per_row')).toBe('4');
     await user.click(screen.getByRole('radio', { name: 'List' }));
     expect(table()).toBeVisible();
+    expect(window.location.hash).toBe('#/home?per_row=4');
   });
 
   it('forces cards at 768 px or narrower, without the view switch', async () => {
@@ -247,8 +452,8 @@ describe('repository list: card view', () => {
 });
 
 describe('sidebar counts', () => {
-  it('counts the member’s own repositories and the distinct tags of every row, from the same request', async () => {
-    const { fetchMock } = openList([
+  it('shows the server’s counts: the member’s own repositories and the distinct tags', async () => {
+    const { catalogue } = openList([
       buildSummary({ user_id: 1, tags: 'web,React' }),
       buildSummary({ user_id: 1, tags: 'react' }),
       buildSummary({ user_id: 2, tags: 'cli, Web ,rust' }),
@@ -256,8 +461,7 @@ describe('sidebar counts', () => {
     const nav = await screen.findByRole('navigation', { name: 'Main navigation' });
     expect(await within(nav).findByLabelText('2 repositories')).toBeEnabled();
     expect(within(nav).getByLabelText('4 tags')).toBeEnabled();
-    const listCalls = fetchMock.mock.calls.filter(([input]) => String(input).endsWith('/repositories/'));
-    expect(listCalls).toHaveLength(1);
+    expect(catalogue.requests('GET /repositories/counts')).toHaveLength(1);
   });
 });
 
@@ -281,22 +485,17 @@ describe('export', () => {
     return { created, clicks };
   }
 
-  it('downloads the CSV under the server’s file name, says so, and clears the message after 5 s', async () => {
-    const { created, clicks } = stubDownload();
-    signIn();
-    const { user, fetchMock } = renderApp({
-      route: '/home',
-      handlers: {
-        'GET /repositories/': listResponse(rows(2)),
-        'GET /repositories/export': () =>
-          new Response('id,name\r\na/b,b\r\n', {
-            headers: {
-              'Content-Type': 'text/csv; charset=utf-8',
-              'Content-Disposition': 'attachment; filename="repositories_2026-08-22.csv"',
-            },
-          }),
+  const csv = () =>
+    new Response('id,name\r\na/b,b\r\n', {
+      headers: {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': 'attachment; filename="repositories_2026-08-22.csv"',
       },
     });
+
+  it('downloads the CSV under the server’s file name, says so, and clears the message after 5 s', async () => {
+    const { created, clicks } = stubDownload();
+    const { user, fetchMock } = openList(rows(2), '/home', { 'GET /repositories/export': csv });
     await screen.findByText('Showing 2 of 2 repositories');
     vi.useFakeTimers({ shouldAdvanceTime: true });
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
@@ -305,7 +504,7 @@ describe('export', () => {
     expect(await created[0]?.text()).toBe('id,name\r\na/b,b\r\n');
     const request = fetchMock.mock.calls
       .map(([input, init]) => new Request(input, init))
-      .find((entry) => entry.url.endsWith('/repositories/export'));
+      .find((entry) => new URL(entry.url).pathname === '/repositories/export');
     expect(request?.headers.get('Accept')).toBe('text/csv');
     expect(request?.headers.get('Authorization')).toBe('Bearer test-access-token');
     await act(async () => {
@@ -314,15 +513,29 @@ describe('export', () => {
     expect(screen.queryByText('✅ Export started. Check your downloads.')).toBeNull();
   });
 
+  it('exports what the list shows: the current search, filters and sort', async () => {
+    stubDownload();
+    const { user, fetchMock } = openList(rows(3), '/home?q=repo&tags=web&sort=stars&order=asc', {
+      'GET /repositories/export': csv,
+    });
+    expect(await screen.findByText('No repositories match “repo”.')).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    expect(await screen.findByText('✅ Export started. Check your downloads.')).toBeVisible();
+    const url = fetchMock.mock.calls
+      .map(([input, init]) => new URL(new Request(input, init).url))
+      .find((entry) => entry.pathname === '/repositories/export');
+    expect(Object.fromEntries(url?.searchParams ?? [])).toEqual({
+      q: 'repo',
+      tags: 'web',
+      sort: 'stars',
+      order: 'asc',
+    });
+  });
+
   it('says when the export failed', async () => {
     stubDownload();
-    signIn();
-    const { user } = renderApp({
-      route: '/home',
-      handlers: {
-        'GET /repositories/': listResponse(rows(2)),
-        'GET /repositories/export': () => errorResponse(500, 'boom'),
-      },
+    const { user } = openList(rows(2), '/home', {
+      'GET /repositories/export': () => errorResponse(500, 'boom'),
     });
     await screen.findByText('Showing 2 of 2 repositories');
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
@@ -336,5 +549,27 @@ describe('export', () => {
     localStorage.removeItem('access_token');
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
     expect(await screen.findByText('❌ Please sign in to export your repositories.')).toBeVisible();
+  });
+});
+
+describe('the hidden-cost check', () => {
+  it('fails a screen that asks for the whole catalogue', async () => {
+    const { guardCatalogueRequest, takeWholeCatalogueRequests } = await import(
+      '../../../../test/web/catalogue-guard.ts'
+    );
+    expect(() => guardCatalogueRequest(new Request('http://localhost/repositories/'))).toThrow(
+      /whole catalogue/,
+    );
+    expect(() => guardCatalogueRequest(new Request('http://localhost/api/repositories'))).toThrow();
+    expect(() => guardCatalogueRequest(new Request('http://localhost/auth/admin/repositories'))).toThrow();
+    // Paged, or not a read: fine.
+    guardCatalogueRequest(new Request('http://localhost/repositories/?limit=50'));
+    guardCatalogueRequest(new Request('http://localhost/repositories/', { method: 'POST' }));
+    guardCatalogueRequest(new Request('http://localhost/repositories/stats'));
+    expect(takeWholeCatalogueRequests()).toEqual([
+      'GET /repositories/',
+      'GET /api/repositories',
+      'GET /auth/admin/repositories',
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import {
   Box,
   Button,
   Center,
+  Chip,
   Container,
   Group,
   Loader,
@@ -11,74 +12,141 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconLayoutGrid, IconList, IconPlus, IconSearch } from '@tabler/icons-react';
-import { useCallback, useDeferredValue, useId, useMemo, useState } from 'react';
-import { Link } from 'react-router';
-import { CARD_DENSITIES, DEFAULT_CARD_DENSITY, MOBILE_BREAKPOINT_PX } from '../../../../shared/constants.ts';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import {
+  CARD_DENSITIES,
+  LIST_PAGE_SIZE,
+  MOBILE_BREAKPOINT_PX,
+  SEARCH_DEBOUNCE_MS,
+} from '../../../../shared/constants.ts';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
 import { InlineMessage } from '../../../components/inline-message.tsx';
 import { SectionError } from '../../../components/load-states.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
-import { useRepositories } from '../../../lib/repositories-query.ts';
+import { useRepositoryPages } from '../../../lib/repositories-query.ts';
 import { ExportButton, useExport } from '../components/export-button.tsx';
+import { ListFilterChips } from '../components/list-filters.tsx';
 import { RepositoryCards } from '../components/repository-cards.tsx';
 import { RepositoryTable } from '../components/repository-table.tsx';
 import {
-  buildSearchIndex,
-  DEFAULT_SORT,
+  type FilterChip,
+  filterChips,
+  type ListLayout,
+  type ListView,
+  listQuery,
   nextSort,
+  readListView,
+  removeFilter,
   type SortKey,
-  searchRepositories,
-  sortRepositories,
+  writeListView,
 } from '../lib/list-view.ts';
 import { useIncrementalCount } from '../lib/use-incremental-count.ts';
 
 const NO_ROWS: RepositorySummary[] = [];
-type View = 'table' | 'cards';
 
-/** The repository list at #/ and #/home (docs/product.md#repository-list). */
+/**
+ * The view in the address bar (docs/product.md#repository-list): every change replaces the
+ * history entry, so Back leaves the list instead of stepping through its sorts.
+ */
+function useListView() {
+  const [params, setParams] = useSearchParams();
+  const view = useMemo(() => readListView(params), [params]);
+  const update = useCallback(
+    (patch: Partial<ListView>) => setParams((current) => writeListView(current, patch), { replace: true }),
+    [setParams],
+  );
+  return { view, update };
+}
+
+/**
+ * The search box's text, sent to the address bar (and so to the server) once typing pauses for
+ * 150 ms; an address changed from outside (Back, a shared link) refills the box.
+ */
+function useDebouncedSearch(committed: string, commit: (search: string) => void) {
+  const [search, setSearch] = useState(committed);
+  const [debounced] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  const debouncedRef = useRef(debounced);
+  debouncedRef.current = debounced;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a settled search is committed
+  useEffect(() => {
+    if (debounced !== committed) commit(debounced);
+  }, [debounced]);
+
+  useEffect(() => {
+    if (committed !== debouncedRef.current) setSearch(committed);
+  }, [committed]);
+
+  return [search, setSearch] as const;
+}
+
+function LoadingMore() {
+  return (
+    <Group gap="xs" role="status">
+      <Loader size="xs" aria-hidden />
+      <Text size="sm" c="dimmed">
+        Loading more repositories...
+      </Text>
+    </Group>
+  );
+}
+
+/** The repository list at #/home (docs/product.md#repository-list). */
 export default function RepositoryListRoute() {
-  const repositories = useRepositories();
+  const { view, update } = useListView();
+  const [search, setSearch] = useDebouncedSearch(view.search, (value) => update({ search: value }));
+  const query = useMemo(() => listQuery(view.search, view), [view]);
+  const repositories = useRepositoryPages(query, { keepPrevious: true });
   const exporter = useExport();
-  const [search, setSearch] = useState('');
-  // Typing stays instant; the list catches up in a lower-priority render.
-  const deferredSearch = useDeferredValue(search);
-  const [sort, setSort] = useState(DEFAULT_SORT);
-  const [view, setView] = useState<View>('table');
-  const [density, setDensity] = useState<number>(DEFAULT_CARD_DENSITY);
   const densityLabelId = useId();
   const isMobile = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX}px)`, false, {
     getInitialValueInEffect: false,
   });
   const isPhone = useMediaQuery('(max-width: 575px)', false, { getInitialValueInEffect: false });
   // At 768 px or narrower the card view is forced.
-  const effectiveView: View = isMobile ? 'cards' : view;
-  const columns = isPhone ? 1 : isMobile ? Math.min(2, density) : density;
+  const effectiveView: ListLayout = isMobile ? 'cards' : view.layout;
+  const columns = isPhone ? 1 : isMobile ? Math.min(2, view.density) : view.density;
 
-  const data = repositories.data ?? NO_ROWS;
-  const index = useMemo(() => buildSearchIndex(data), [data]);
-  const sorted = useMemo(() => sortRepositories(data, sort), [data, sort]);
-  const filtered = useMemo(
-    () => searchRepositories(sorted, index, deferredSearch),
-    [sorted, index, deferredSearch],
-  );
-  const incremental = useIncrementalCount(
-    filtered.length,
-    `${deferredSearch.trim().toLowerCase()}|${sort.key}|${sort.direction}`,
-  );
-  const shown = useMemo(() => filtered.slice(0, incremental.count), [filtered, incremental.count]);
+  const { data, hasNextPage, isFetching, isFetchingNextPage, fetchNextPage } = repositories;
+  const rows = useMemo(() => data?.pages.flatMap((page) => page.repositories) ?? NO_ROWS, [data]);
+  // Every matching row, counted by the server (the newest page's count).
+  const total = data?.pages.at(-1)?.total ?? 0;
+  // Rows are revealed 10 at a time out of the pages loaded so far; a new search or sort starts again.
+  const incremental = useIncrementalCount(rows.length, JSON.stringify(query));
+  const shown = useMemo(() => rows.slice(0, incremental.count), [rows, incremental.count]);
+  const nextPageFailed = repositories.isFetchNextPageError;
+  // The previous rows stay on screen while a new search, sort or filter loads.
+  const refreshing = repositories.isPlaceholderData;
+
+  // The next 50 are asked for while the last step of 10 loaded rows is still to be revealed, so
+  // scrolling rarely waits for the network. Never during another fetch: asking for a page
+  // cancels a first page or a refresh under way.
+  useEffect(() => {
+    if (!hasNextPage || isFetching || refreshing || nextPageFailed) return;
+    if (incremental.count + LIST_PAGE_SIZE >= rows.length) void fetchNextPage();
+  }, [hasNextPage, isFetching, refreshing, nextPageFailed, incremental.count, rows.length, fetchNextPage]);
+
   // Relative ages are computed against the moment the data arrived.
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new "now" for each load
   const now = useMemo(() => new Date(), [repositories.dataUpdatedAt]);
-  const onSort = useCallback((key: SortKey) => setSort((current) => nextSort(current, key)), []);
+  const onSort = useCallback(
+    (key: SortKey) => update({ sort: nextSort(view.sort, key) }),
+    [update, view.sort],
+  );
+  const chips = filterChips(view.filters).filter((chip) => chip.key !== 'added_by');
+  const onRemoveChip = (chip: FilterChip) => update({ filters: removeFilter(view.filters, chip.key) });
+  const searched = view.search.trim();
+  const filtered = searched !== '' || Object.keys(view.filters).length > 0;
 
   return (
     <Container size="xl" py="md" px={{ base: 'sm', sm: 'md' }}>
       <Stack gap="md">
         <Group justify="space-between" align="center" gap="sm">
           <Title order={1}>Repositories</Title>
-          <ExportButton exporting={exporter.exporting} onClick={exporter.start} />
+          <ExportButton exporting={exporter.exporting} onClick={() => exporter.start(query)} />
         </Group>
 
         {exporter.message && (
@@ -92,16 +160,27 @@ export default function RepositoryListRoute() {
             label="Search repositories"
             placeholder="Name, description, id, tag or licence"
             leftSection={<IconSearch size={16} aria-hidden />}
+            rightSection={refreshing ? <Loader size="xs" aria-label="Updating the list" /> : undefined}
             value={search}
             onChange={(event) => setSearch(event.currentTarget.value)}
             type="search"
             style={{ flex: '1 1 260px' }}
           />
+          <Chip
+            checked={view.filters.added_by === 'me'}
+            onChange={(checked) =>
+              update({ filters: { ...view.filters, added_by: checked ? 'me' : undefined } })
+            }
+            variant="outline"
+            mb={4}
+          >
+            Added by me
+          </Chip>
           {!isMobile && (
             <SegmentedControl
               aria-label="View"
-              value={view}
-              onChange={(value) => setView(value as View)}
+              value={view.layout}
+              onChange={(value) => update({ layout: value as ListLayout })}
               data={[
                 {
                   value: 'table',
@@ -131,13 +210,15 @@ export default function RepositoryListRoute() {
               </Text>
               <SegmentedControl
                 aria-labelledby={densityLabelId}
-                value={String(density)}
-                onChange={(value) => setDensity(Number(value))}
+                value={String(view.density)}
+                onChange={(value) => update({ density: Number(value) })}
                 data={CARD_DENSITIES.map((count) => ({ value: String(count), label: String(count) }))}
               />
             </Stack>
           )}
         </Group>
+
+        <ListFilterChips chips={chips} onRemove={onRemoveChip} onClear={() => update({ filters: {} })} />
 
         {repositories.isPending ? (
           <Center py="xl" role="status" aria-live="polite">
@@ -146,12 +227,12 @@ export default function RepositoryListRoute() {
               <Text>Loading repositories...</Text>
             </Group>
           </Center>
-        ) : repositories.isError ? (
+        ) : repositories.isError && !data ? (
           <SectionError
             message={`Failed to load repositories: ${describeError(repositories.error, 'Request failed')}`}
             onRetry={() => void repositories.refetch()}
           />
-        ) : data.length === 0 ? (
+        ) : total === 0 && !filtered ? (
           <Stack align="center" gap="sm" py="xl" ta="center">
             <Text fw={600}>No repositories yet.</Text>
             <Text c="dimmed" size="sm">
@@ -162,37 +243,48 @@ export default function RepositoryListRoute() {
             </Button>
           </Stack>
         ) : (
-          <>
+          <Stack gap="md" aria-busy={refreshing}>
             <Text size="sm" c="dimmed" role="status" aria-live="polite">
-              Showing {shown.length} of {filtered.length} repositories
+              Showing {shown.length} of {total} repositories
             </Text>
-            {filtered.length === 0 ? (
+            {total === 0 ? (
               <Text py="lg" ta="center">
-                No repositories match “{deferredSearch.trim()}”.
+                {searched ? `No repositories match “${searched}”.` : 'No repositories match these filters.'}
               </Text>
             ) : effectiveView === 'table' ? (
-              <RepositoryTable rows={shown} sort={sort} onSort={onSort} now={now} />
+              <RepositoryTable rows={shown} sort={view.sort} onSort={onSort} now={now} />
             ) : (
               <RepositoryCards rows={shown} columns={columns} now={now} />
             )}
             <Box ref={incremental.sentinelRef} aria-hidden h={1} />
-            {incremental.hasMore && (
+            {incremental.hasMore ? (
               <Center>
                 {incremental.loadingMore ? (
-                  <Group gap="xs" role="status">
-                    <Loader size="xs" aria-hidden />
-                    <Text size="sm" c="dimmed">
-                      Loading more repositories...
-                    </Text>
-                  </Group>
+                  <LoadingMore />
                 ) : (
                   <Button variant="subtle" size="xs" onClick={incremental.showMore}>
                     Show more
                   </Button>
                 )}
               </Center>
-            )}
-          </>
+            ) : nextPageFailed ? (
+              <SectionError
+                message={`Failed to load repositories: ${describeError(repositories.error, 'Request failed')}`}
+                onRetry={() => void fetchNextPage()}
+              />
+            ) : hasNextPage ? (
+              // Every loaded row is shown and the next page is still on its way.
+              <Center>
+                {isFetchingNextPage ? (
+                  <LoadingMore />
+                ) : (
+                  <Button variant="subtle" size="xs" onClick={() => void fetchNextPage()}>
+                    Show more
+                  </Button>
+                )}
+              </Center>
+            ) : null}
+          </Stack>
         )}
       </Stack>
     </Container>

@@ -1,7 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
-import { type MessageResponse, messageResponseSchema } from '../../../../shared/schemas/auth.ts';
+import {
+  type ChangePasswordResponse,
+  changePasswordResponseSchema,
+} from '../../../../shared/schemas/auth.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { readRefreshToken } from '../../../lib/storage.ts';
+import { readRefreshToken, writeTokens } from '../../../lib/storage.ts';
 
 export interface ChangePasswordVariables {
   current_password: string;
@@ -9,15 +12,18 @@ export interface ChangePasswordVariables {
 }
 
 /**
- * POST /auth/change-password. Sends this browser's own refresh token, so the server signs out
- * every other session but keeps this one.
+ * POST /auth/change-password. The server ends every session, this one included, and answers a
+ * new pair, stored at once so this browser stays signed in. This browser's refresh token goes
+ * along so the new session keeps its remember-me choice.
  */
-export function postChangePassword(body: ChangePasswordVariables): Promise<MessageResponse> {
+export async function postChangePassword(body: ChangePasswordVariables): Promise<ChangePasswordResponse> {
   const refreshToken = readRefreshToken();
-  return apiRequest('/auth/change-password', messageResponseSchema, {
+  const answer = await apiRequest('/auth/change-password', changePasswordResponseSchema, {
     method: 'POST',
     body: refreshToken ? { ...body, refresh_token: refreshToken } : body,
   });
+  writeTokens({ accessToken: answer.access_token, refreshToken: answer.refresh_token });
+  return answer;
 }
 
 export function useChangePassword() {

@@ -88,6 +88,8 @@ describe('Password tab', () => {
         body = await request.json();
         return jsonResponse({
           message: 'Password changed successfully. Your other sessions have been signed out.',
+          access_token: 'new-access-token',
+          refresh_token: 'new-refresh-token',
         });
       },
     });
@@ -104,6 +106,9 @@ describe('Password tab', () => {
       new_password: 'weakbutlong',
       refresh_token: 'test-refresh-token',
     });
+    // Every earlier token died with the old password: this browser carries on with the new pair.
+    expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBe('new-access-token');
+    expect(localStorage.getItem(STORAGE_KEYS.refreshToken)).toBe('new-refresh-token');
     expect(passwordInput('Current Password').value).toBe('');
     await act(() => vi.advanceTimersByTimeAsync(5_100));
     expect(screen.queryByText(/Password changed successfully/)).toBeNull();

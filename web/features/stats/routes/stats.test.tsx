@@ -1,13 +1,12 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
+import { catalogueDouble, renderWithCatalogue } from '../../../../test/web/catalogue-double.ts';
 import {
   buildRepositorySummary,
   type FetchHandler,
   failingOnce,
-  jsonResponse,
   renderWithProviders,
-  renderWithRepositories,
 } from '../../../../test/web/render.tsx';
 import StatsRoute from './stats.tsx';
 
@@ -47,8 +46,13 @@ const rows = [
   }),
 ];
 
-function openStats(handler: FetchHandler = () => jsonResponse({ repositories: rows })) {
-  return renderWithRepositories('/stats', handler);
+function openStats() {
+  return renderWithCatalogue('/stats', rows);
+}
+
+/** The parameters of the latest statistics call. */
+function lastStatsCall(catalogue: ReturnType<typeof catalogueDouble>) {
+  return Object.fromEntries(catalogue.requests('GET /repositories/stats').at(-1) ?? []);
 }
 
 /** A stat card is a group named '{label}: {value}'; what it shows besides its label. */
@@ -58,8 +62,8 @@ function card(label: string): string {
 }
 
 describe('statistics page', () => {
-  it('shows the stat cards over every repository', async () => {
-    openStats();
+  it('shows the server’s stat cards over every repository', async () => {
+    const { catalogue } = openStats();
     expect(await screen.findByText('Showing statistics for 3 of 3 repositories')).toBeVisible();
     expect(card('Total repositories')).toBe('3');
     expect(card('Total stars')).toBe('201,550');
@@ -71,16 +75,19 @@ describe('statistics page', () => {
     expect(card('Most common license')).toContain('2 repositories');
     expect(card('Contributors')).toContain('2,005');
     expect(await screen.findByRole('heading', { name: 'Charts' })).toBeVisible();
+    expect(catalogue.requests('GET /repositories/stats')).toHaveLength(1);
+    expect(lastStatsCall(catalogue)).toEqual({});
   });
 
-  it('filters by tags (AND), licence and stars, with removable chips and Clear filters', async () => {
-    const { user } = openStats();
+  it('filters on the server by tags (AND), licence and stars, with removable chips and Clear filters', async () => {
+    const { user, catalogue } = openStats();
     await screen.findByText('Showing statistics for 3 of 3 repositories');
     const tags = screen.getByRole('combobox', { name: 'Tags' });
     await user.type(tags, 'web{Enter}');
     expect(await screen.findByText('Showing statistics for 2 of 3 repositories')).toBeVisible();
     await user.type(tags, 'REACT{Enter}');
     expect(await screen.findByText('Showing statistics for 1 of 3 repositories')).toBeVisible();
+    expect(lastStatsCall(catalogue)).toEqual({ tags: 'web,REACT' });
     const chips = screen.getByRole('group', { name: 'Active filters' });
     await user.click(within(chips).getByRole('button', { name: /Remove filter Tag: react/i }));
     expect(await screen.findByText('Showing statistics for 2 of 3 repositories')).toBeVisible();
@@ -95,6 +102,7 @@ describe('statistics page', () => {
       within(screen.getByRole('group', { name: 'Active filters' })).getByText('License: No License'),
     ).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    expect(await screen.findByText('Showing statistics for 3 of 3 repositories')).toBeVisible();
 
     const min = screen.getByRole('textbox', { name: 'Minimum stars' });
     const max = screen.getByRole('textbox', { name: 'Maximum stars' });
@@ -102,10 +110,14 @@ describe('statistics page', () => {
     await user.type(max, '2000');
     expect(await screen.findByText('Showing statistics for 1 of 3 repositories')).toBeVisible();
     expect(screen.getByText('Stars: 100–2000')).toBeVisible();
+    await waitFor(() => expect(lastStatsCall(catalogue)).toEqual({ min_stars: '100', max_stars: '2000' }));
+    expect(
+      screen.getByRole('link', { name: 'Show these repositories in the list' }).getAttribute('href'),
+    ).toBe('#/home?min_stars=100&max_stars=2000');
   });
 
-  it('shows the three star messages and ignores an invalid range, with the hint', async () => {
-    const { user } = openStats();
+  it('shows the three star messages and leaves an invalid range out of the request, with the hint', async () => {
+    const { user, catalogue } = openStats();
     await screen.findByText('Showing statistics for 3 of 3 repositories');
     const min = screen.getByRole('textbox', { name: 'Minimum stars' });
     const max = screen.getByRole('textbox', { name: 'Maximum stars' });
@@ -121,10 +133,21 @@ describe('statistics page', () => {
     await user.type(max, '100');
     expect(await screen.findByText('Minimum stars cannot be greater than maximum.')).toBeVisible();
     expect(screen.getByText('Showing statistics for 3 of 3 repositories')).toBeVisible();
+    // The server answers 400 for these; the screen never sends them.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const params of catalogue.requests('GET /repositories/stats')) {
+      expect(params.has('min_stars') || params.has('max_stars')).toBe(false);
+    }
+    await user.clear(max);
+    await user.type(max, '1000');
+    await waitFor(() => expect(lastStatsCall(catalogue)).toEqual({ min_stars: '500', max_stars: '1000' }));
+    expect(await screen.findByText('Showing statistics for 0 of 3 repositories')).toBeVisible();
   });
 
   it("says 'Failed to load statistics. Please try again.' and retries", async () => {
-    const { user } = openStats(failingOnce(() => jsonResponse({ repositories: rows })));
+    const { user } = renderWithCatalogue('/stats', rows, (catalogue) => ({
+      'GET /repositories/stats': failingOnce(catalogue.handlers['GET /repositories/stats'] as FetchHandler),
+    }));
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('Failed to load statistics. Please try again.')).toBeVisible();
     await act(async () => user.click(within(alert).getByRole('button', { name: 'Retry' })));
@@ -132,9 +155,7 @@ describe('statistics page', () => {
   });
 
   it('says the user information is missing when nobody is signed in', async () => {
-    renderWithProviders(<StatsRoute />, {
-      handlers: { 'GET /repositories/': () => jsonResponse({ repositories: rows }) },
-    });
+    renderWithProviders(<StatsRoute />, { handlers: catalogueDouble(rows).handlers });
     expect(
       await screen.findByText('User information not available. Please try refreshing the page.'),
     ).toBeVisible();

@@ -1,7 +1,9 @@
 import {
   Alert,
+  Anchor,
   Center,
   Container,
+  Group,
   Loader,
   NumberInput,
   Paper,
@@ -12,26 +14,23 @@ import {
   Text,
   Title,
 } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { lazy, Suspense, useDeferredValue, useMemo, useState } from 'react';
+import { type Dispatch, lazy, type SetStateAction, Suspense, useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { SEARCH_DEBOUNCE_MS } from '../../../../shared/constants.ts';
 import { formatCount } from '../../../../shared/format.ts';
-import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
+import { type CatalogueStats, catalogueSearchParams } from '../../../../shared/schemas/catalogue.ts';
 import {
   checkStarRange,
-  computeStats,
-  distinctValues,
   EMPTY_FILTERS,
-  filterRepositories,
   INVALID_RANGE_HINT,
-  licenseDistribution,
   type StatsFilters,
-  starDistribution,
-  topTopics,
 } from '../../../../shared/stats.ts';
 import { SectionError, SectionLoader } from '../../../components/load-states.tsx';
 import { StatCard } from '../../../components/stat-card.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.tsx';
-import { useRepositories } from '../../../lib/repositories-query.ts';
+import { type StatsQuery, useStats } from '../api/get-stats.ts';
 import { FilterChips, filterChips, removeChip } from '../components/filter-chips.tsx';
 import classes from '../components/stats.module.css';
 
@@ -43,21 +42,12 @@ export const NO_USER = 'User information not available. Please try refreshing th
 /** The statistics page at #/stats (docs/product.md#statistics-page). */
 export default function StatsRoute() {
   const { user } = useAuth();
-  const repositories = useRepositories();
 
   return (
     <Container size="xl" py="md" px={{ base: 'sm', sm: 'md' }}>
       <Stack gap="md">
         <Title order={1}>Statistics</Title>
-        {!user ? (
-          <SectionError message={NO_USER} onRetry={() => window.location.reload()} />
-        ) : repositories.isPending ? (
-          <SectionLoader label="Loading statistics..." />
-        ) : repositories.isError ? (
-          <SectionError message={LOAD_FAILED} onRetry={() => void repositories.refetch()} />
-        ) : (
-          <Statistics rows={repositories.data} />
-        )}
+        {!user ? <SectionError message={NO_USER} onRetry={() => window.location.reload()} /> : <Statistics />}
       </Stack>
     </Container>
   );
@@ -69,23 +59,75 @@ function toNumber(value: string | number): number | null {
   return Number.isFinite(number) ? number : null;
 }
 
-function Statistics({ rows }: { rows: RepositorySummary[] }) {
-  const [filters, setFilters] = useState<StatsFilters>(EMPTY_FILTERS);
-  const deferred = useDeferredValue(filters);
-  const choices = useMemo(() => distinctValues(rows), [rows]);
+function joinList(values: readonly string[]): string | undefined {
+  const list = values.map((value) => value.trim()).filter(Boolean);
+  return list.length > 0 ? list.join(',') : undefined;
+}
+
+/**
+ * The filters as the server takes them. An invalid star range is left out of the request, so it
+ * is ignored in filtering (its message still shows).
+ */
+function statsQuery(filters: StatsFilters): StatsQuery {
   const range = checkStarRange(filters.minStars, filters.maxStars);
-  const filtered = useMemo(() => filterRepositories(rows, deferred), [rows, deferred]);
-  const stats = useMemo(() => computeStats(filtered), [filtered]);
+  return {
+    tags: joinList(filters.tags),
+    topics: joinList(filters.topics),
+    license: filters.license.trim() || undefined,
+    min_stars: range.valid ? (filters.minStars ?? undefined) : undefined,
+    max_stars: range.valid ? (filters.maxStars ?? undefined) : undefined,
+  };
+}
+
+function Statistics() {
+  const [filters, setFilters] = useState<StatsFilters>(EMPTY_FILTERS);
+  // Typing a star count or a tag asks the server once the input pauses.
+  const [requestKey] = useDebouncedValue(JSON.stringify(statsQuery(filters)), SEARCH_DEBOUNCE_MS);
+  const request = useMemo(() => JSON.parse(requestKey) as StatsQuery, [requestKey]);
+  const stats = useStats(request);
+
+  if (stats.isPending) return <SectionLoader label="Loading statistics..." />;
+  if (stats.isError && !stats.data)
+    return <SectionError message={LOAD_FAILED} onRetry={() => void stats.refetch()} />;
+  return (
+    <StatisticsView
+      answer={stats.data}
+      request={request}
+      filters={filters}
+      setFilters={setFilters}
+      refreshing={stats.isPlaceholderData}
+    />
+  );
+}
+
+function StatisticsView({
+  answer,
+  request,
+  filters,
+  setFilters,
+  refreshing,
+}: {
+  answer: CatalogueStats;
+  request: StatsQuery;
+  filters: StatsFilters;
+  setFilters: Dispatch<SetStateAction<StatsFilters>>;
+  refreshing: boolean;
+}) {
+  const choices = answer.options;
+  const range = checkStarRange(filters.minStars, filters.maxStars);
+  const stats = answer.cards;
   const charts = useMemo(
     () => ({
-      licenses: licenseDistribution(filtered),
-      topics: topTopics(filtered, 10),
-      stars: starDistribution(filtered),
+      licenses: answer.licenses,
+      topics: answer.top_topics,
+      stars: answer.star_buckets.map((bucket) => ({ range: bucket.label, count: bucket.count })),
     }),
-    [filtered],
+    [answer],
   );
   const chips = filterChips(filters);
   const set = (patch: Partial<StatsFilters>) => setFilters((current) => ({ ...current, ...patch }));
+  const listParams = catalogueSearchParams(request).toString();
+  const listLink = listParams ? `/home?${listParams}` : '/home';
 
   return (
     <>
@@ -164,41 +206,51 @@ function Statistics({ rows }: { rows: RepositorySummary[] }) {
         </Stack>
       </Paper>
 
-      <Text size="sm" c="dimmed" role="status" aria-live="polite">
-        {`Showing statistics for ${formatCount(filtered.length)} of ${formatCount(rows.length)} repositories`}
-      </Text>
+      <Group gap="sm" justify="space-between" wrap="wrap">
+        <Group gap="xs" wrap="nowrap" aria-busy={refreshing}>
+          <Text size="sm" c="dimmed" role="status" aria-live="polite">
+            {`Showing statistics for ${formatCount(stats.total_repositories)} of ${formatCount(answer.catalogue_total)} repositories`}
+          </Text>
+          {refreshing && <Loader size="xs" aria-label="Updating statistics" />}
+        </Group>
+        <Anchor component={Link} to={listLink} size="sm">
+          Show these repositories in the list
+        </Anchor>
+      </Group>
 
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing={{ base: 'xs', sm: 'md' }}>
-        <StatCard label="Total repositories" value={formatCount(stats.totalRepositories)} />
-        <StatCard label="Total stars" value={formatCount(stats.totalStars)} />
+        <StatCard label="Total repositories" value={formatCount(stats.total_repositories)} />
+        <StatCard label="Total stars" value={formatCount(stats.total_stars)} />
         <StatCard
           label="Average stars"
-          value={stats.averageStars.toLocaleString('en-US', {
+          value={stats.average_stars.toLocaleString('en-US', {
             maximumFractionDigits: 1,
             minimumFractionDigits: 1,
           })}
         />
-        <StatCard label="Total forks" value={formatCount(stats.totalForks)} />
+        <StatCard label="Total forks" value={formatCount(stats.total_forks)} />
         <StatCard
           label="Recently updated"
-          value={formatCount(stats.recentlyUpdated)}
+          value={formatCount(stats.recently_updated)}
           hint="A commit in the last 30 days"
         />
         <StatCard
           label="License coverage"
-          value={`${stats.licenseCoverage}%`}
-          hint={`${formatCount(stats.withLicense)} of ${formatCount(stats.totalRepositories)} have a licence`}
+          value={`${stats.license_coverage}%`}
+          hint={`${formatCount(stats.with_license)} of ${formatCount(stats.total_repositories)} have a licence`}
         />
         <StatCard
           label="Most common license"
-          value={stats.mostCommonLicense?.name ?? 'N/A'}
+          value={stats.most_common_license?.name ?? 'N/A'}
           hint={
-            stats.mostCommonLicense ? `${formatCount(stats.mostCommonLicense.count)} repositories` : undefined
+            stats.most_common_license
+              ? `${formatCount(stats.most_common_license.count)} repositories`
+              : undefined
           }
         />
         <StatCard
           label="Contributors"
-          value={formatCount(stats.totalContributors)}
+          value={formatCount(stats.total_contributors)}
           hint="Each repository counts at most 1,000"
         />
       </SimpleGrid>

@@ -1,22 +1,24 @@
 import { Anchor, Button, Center, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconPlus, IconStar } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { IconArrowLeft, IconList, IconPlus, IconStar } from '@tabler/icons-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { displayLicense, formatCount, formatStars } from '../../../../shared/format.ts';
 import { encodeRouteId } from '../../../../shared/route-id.ts';
-import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
-import { countTags, hasTag } from '../../../../shared/tag-colors.ts';
+import type { NameCount } from '../../../../shared/schemas/catalogue.ts';
 import { SectionError, SectionLoader } from '../../../components/load-states.tsx';
 import { tagChipClass, tagChipStyle } from '../../../components/tag-chip.tsx';
-import { useRepositories } from '../../../lib/repositories-query.ts';
+import { useRepositoryPages } from '../../../lib/repositories-query.ts';
+import { useTags } from '../../../lib/tags-query.ts';
 import classes from '../components/tag-link.module.css';
 
 export const LOAD_FAILED = 'Failed to load tags. Please try again.';
+/** Repositories of one tag per request (and per 'Show more'). */
 const PAGE = 100;
 
-/** The tags page at #/tags; a chosen tag is in the query (#/tags?tag=react). */
+/**
+ * The tags page at #/tags; a chosen tag is in the query (#/tags?tag=react). The counts come from
+ * `GET /tags`, a tag's repositories page by page from the list call filtered by that tag.
+ */
 export default function TagsRoute() {
-  const repositories = useRepositories();
   const [params] = useSearchParams();
   const selected = params.get('tag');
 
@@ -24,22 +26,20 @@ export default function TagsRoute() {
     <Container size="lg" py="md" px={{ base: 'sm', sm: 'md' }}>
       <Stack gap="md">
         <Title order={1}>Tags</Title>
-        {repositories.isPending ? (
-          <SectionLoader label="Loading tags..." />
-        ) : repositories.isError ? (
-          <SectionError message={LOAD_FAILED} onRetry={() => void repositories.refetch()} />
-        ) : selected ? (
-          <TaggedRepositories key={selected} tag={selected} rows={repositories.data} />
-        ) : (
-          <AllTags rows={repositories.data} />
-        )}
+        {selected ? <TaggedRepositories key={selected} tag={selected} /> : <AllTags />}
       </Stack>
     </Container>
   );
 }
 
-function AllTags({ rows }: { rows: RepositorySummary[] }) {
-  const tags = useMemo(() => countTags(rows), [rows]);
+function AllTags() {
+  const query = useTags();
+  if (query.isPending) return <SectionLoader label="Loading tags..." />;
+  if (query.isError) return <SectionError message={LOAD_FAILED} onRetry={() => void query.refetch()} />;
+  return <TagList tags={query.data.tags} />;
+}
+
+function TagList({ tags }: { tags: NameCount[] }) {
   if (tags.length === 0) {
     return (
       <Stack align="center" gap="sm" py="xl" ta="center">
@@ -85,16 +85,12 @@ function AllTags({ rows }: { rows: RepositorySummary[] }) {
   );
 }
 
-function TaggedRepositories({ tag, rows }: { tag: string; rows: RepositorySummary[] }) {
+function TaggedRepositories({ tag }: { tag: string }) {
   const navigate = useNavigate();
-  const [limit, setLimit] = useState(PAGE);
-  const tagged = useMemo(
-    () =>
-      rows
-        .filter((row) => hasTag(row.tags, tag))
-        .sort((a, b) => b.stars - a.stars || a.id.localeCompare(b.id)),
-    [rows, tag],
-  );
+  // Most starred first, as before the server did the filtering.
+  const query = useRepositoryPages({ tags: tag, sort: 'stars', order: 'desc' }, { limit: PAGE });
+  const tagged = query.data?.pages.flatMap((page) => page.repositories) ?? [];
+  const total = query.data?.pages.at(-1)?.total ?? 0;
   return (
     <Stack gap="md">
       <Group gap="sm" justify="space-between">
@@ -104,23 +100,37 @@ function TaggedRepositories({ tag, rows }: { tag: string; rows: RepositorySummar
             {tag}
           </span>
         </Title>
-        <Button
-          variant="default"
-          leftSection={<IconArrowLeft size={16} aria-hidden />}
-          onClick={() => navigate('/tags')}
-        >
-          Back to all tags
-        </Button>
+        <Group gap="xs">
+          <Button
+            variant="subtle"
+            component={Link}
+            to={`/home?tags=${encodeURIComponent(tag)}`}
+            leftSection={<IconList size={16} aria-hidden />}
+          >
+            Open in the list
+          </Button>
+          <Button
+            variant="default"
+            leftSection={<IconArrowLeft size={16} aria-hidden />}
+            onClick={() => navigate('/tags')}
+          >
+            Back to all tags
+          </Button>
+        </Group>
       </Group>
-      {tagged.length === 0 ? (
+      {query.isPending ? (
+        <SectionLoader label="Loading repositories..." />
+      ) : query.isError && !query.data ? (
+        <SectionError message={LOAD_FAILED} onRetry={() => void query.refetch()} />
+      ) : tagged.length === 0 ? (
         <Text c="dimmed">No repositories carry this tag.</Text>
       ) : (
         <>
           <Text size="sm" c="dimmed">
-            {tagged.length === 1 ? '1 repository' : `${formatCount(tagged.length)} repositories`}
+            {total === 1 ? '1 repository' : `${formatCount(total)} repositories`}
           </Text>
           <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-            {tagged.slice(0, limit).map((row) => (
+            {tagged.map((row) => (
               <Paper key={row.id} component="li" withBorder radius="md" p="sm">
                 <Group justify="space-between" gap="sm" wrap="nowrap" align="flex-start">
                   <Stack gap={2} miw={0}>
@@ -149,9 +159,16 @@ function TaggedRepositories({ tag, rows }: { tag: string; rows: RepositorySummar
               </Paper>
             ))}
           </Stack>
-          {tagged.length > limit && (
+          {query.isFetchNextPageError && (
+            <SectionError message={LOAD_FAILED} onRetry={() => void query.fetchNextPage()} />
+          )}
+          {query.hasNextPage && !query.isFetchNextPageError && (
             <Center>
-              <Button variant="subtle" onClick={() => setLimit((current) => current + PAGE)}>
+              <Button
+                variant="subtle"
+                onClick={() => void query.fetchNextPage()}
+                loading={query.isFetchingNextPage}
+              >
                 Show more
               </Button>
             </Center>

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../db/schema.ts';
 
 export interface AuditEntry {
   /** Who acted; null for the scheduler and the command line. */
@@ -14,7 +14,10 @@ export interface AuditEntry {
   at: string;
 }
 
-/** One row of the security and admin event log (SECURITY.md D3, G4). */
+/**
+ * One row of the security and admin event log (docs/security.md#d3, #g4). Every module writes
+ * it (accounts, backups, restore), so it lives below them.
+ */
 export async function writeAudit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
   await db
     .insertInto('audit_log')

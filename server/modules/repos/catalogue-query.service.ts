@@ -1,0 +1,312 @@
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { CONTRIBUTORS_CAP, RECENTLY_UPDATED_DAYS, TAG_SUGGESTIONS_MAX } from '../../../shared/constants.ts';
+import { displayLicense } from '../../../shared/format.ts';
+import {
+  CATALOGUE_PAGE_DEFAULT,
+  type CatalogueCounts,
+  type CatalogueExportQuery,
+  type CatalogueFilters,
+  type CatalogueListQuery,
+  type CatalogueStats,
+  type NameCount,
+  type RepositoryPage,
+  type TagsResponse,
+} from '../../../shared/schemas/catalogue.ts';
+import type { RepositorySummary } from '../../../shared/schemas/repositories.ts';
+import { STAR_BUCKETS } from '../../../shared/stats.ts';
+import { isPostgres } from '../../db/migration-helpers.ts';
+import type { Database } from '../../db/schema.ts';
+import type { Clock } from '../../lib/clock.ts';
+import {
+  applyFilters,
+  countMatching,
+  decodeCursor,
+  encodeCursor,
+  fetchPage,
+  hasFilters,
+  type IdSetUse,
+  idSetUseFor,
+  isLargeIdSet,
+  matchingIds,
+  type NormalizedFilters,
+  normalizeFilters,
+  type Position,
+  resolveSort,
+} from './catalogue-query.ts';
+import { presentSummary } from './repo-presenter.ts';
+import { type Viewer, visibleTo } from './repos.queries.ts';
+
+export interface CatalogueQueryDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  /** Rows per database read while exporting (500 by default). */
+  exportBatchSize?: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const TOP_TOPICS = 10;
+const NO_FILTERS = normalizeFilters({});
+
+/** Names as the screens list them: case- and accent-insensitive, numbers by value; code points break ties. */
+const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+const byName = (a: string, b: string) => collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+const byCountThenName = (a: NameCount, b: NameCount) => b.count - a.count || byName(a.name, b.name);
+
+/**
+ * The catalogue as the screens read it (docs/product.md#catalogue-queries): pages, the export
+ * stream, statistics, tag counts and sidebar counts, all computed by the database and all
+ * limited to what the viewer may see.
+ */
+export class CatalogueQueryService {
+  readonly #db: Kysely<Database>;
+  readonly #clock: Clock;
+  readonly #exportBatchSize: number;
+
+  constructor(deps: CatalogueQueryDeps) {
+    this.#db = deps.db;
+    this.#clock = deps.clock;
+    this.#exportBatchSize = deps.exportBatchSize ?? 500;
+  }
+
+  /** One page of `GET /repositories/` (and of the admin list, with an admin viewer). */
+  async page(viewer: Viewer, query: CatalogueListQuery): Promise<RepositoryPage> {
+    const filters = normalizeFilters(query);
+    const sort = resolveSort(query);
+    const position = query.cursor ? decodeCursor(query.cursor, filters, sort) : null;
+    const limit = query.limit ?? CATALOGUE_PAGE_DEFAULT;
+    // The count first: it tells the page query how to use the search and label filters.
+    const total = await countMatching(this.#db, viewer, filters);
+    const { rows, next } = await fetchPage(
+      this.#db,
+      viewer,
+      filters,
+      sort,
+      limit,
+      position,
+      idSetUseFor(filters, total),
+    );
+    return {
+      repositories: rows.map(presentSummary),
+      total,
+      next_cursor: next ? encodeCursor(filters, sort, next) : null,
+    };
+  }
+
+  /**
+   * Every matching repository in list order, read `exportBatchSize` rows at a time as the
+   * consumer asks for them; returning early (a client gone) stops the reads.
+   */
+  async *exportRows(viewer: Viewer, query: CatalogueExportQuery): AsyncGenerator<RepositorySummary> {
+    const filters = normalizeFilters(query);
+    const sort = resolveSort(query);
+    const use = idSetUseFor(filters, await countMatching(this.#db, viewer, filters));
+    let position: Position | null = null;
+    do {
+      const page = await fetchPage(this.#db, viewer, filters, sort, this.#exportBatchSize, position, use);
+      for (const row of page.rows) yield presentSummary(row);
+      position = page.next;
+    } while (position);
+  }
+
+  /** `GET /repositories/stats`: the statistics screen over the filtered repositories. */
+  async stats(viewer: Viewer, query: CatalogueFilters): Promise<CatalogueStats> {
+    const filters = normalizeFilters(query);
+    const filtered = hasFilters(filters);
+    const [cards, licenses, topics, catalogueTotal, optionTags, allLicenses, allTopics] = await Promise.all([
+      this.#cards(viewer, filters),
+      this.#licenses(viewer, filters),
+      this.#labelCounts('repository_topics', viewer, filters),
+      filtered ? countMatching(this.#db, viewer, NO_FILTERS) : null,
+      this.#labelCounts('repository_tags', viewer, NO_FILTERS),
+      filtered ? this.#licenses(viewer, NO_FILTERS) : null,
+      filtered ? this.#labelCounts('repository_topics', viewer, NO_FILTERS) : null,
+    ]);
+    const total = cards.total;
+    return {
+      catalogue_total: catalogueTotal ?? total,
+      cards: {
+        total_repositories: total,
+        total_stars: cards.stars,
+        average_stars: total === 0 ? 0 : Math.round((cards.stars / total) * 10) / 10,
+        total_forks: cards.forks,
+        total_issues: cards.issues,
+        total_commits: cards.commits,
+        total_contributors: cards.contributors,
+        recently_updated: cards.recent,
+        with_license: cards.withLicense,
+        license_coverage: total === 0 ? 0 : Math.round((cards.withLicense / total) * 100),
+        most_common_license: licenses[0] ?? null,
+      },
+      licenses,
+      // Topics are named by their lower-cased key, as the chart always showed them.
+      top_topics: topics
+        .map((topic) => ({ name: topic.key, count: topic.count }))
+        .sort(byCountThenName)
+        .slice(0, TOP_TOPICS),
+      star_buckets: STAR_BUCKETS.map((bucket, index) => ({
+        label: bucket.label,
+        count: cards.buckets[index] ?? 0,
+      })),
+      options: {
+        tags: optionTags.map((tag) => tag.name).sort(byName),
+        topics: (allTopics ?? topics).map((topic) => topic.name).sort(byName),
+        licenses: (allLicenses ?? licenses).map((license) => license.name).sort(byName),
+      },
+    };
+  }
+
+  /** `GET /tags`: every tag with its count by name, and the caller's own most used tags. */
+  async tags(viewer: Viewer, query: CatalogueFilters): Promise<TagsResponse> {
+    const [tags, own] = await Promise.all([
+      this.#labelCounts('repository_tags', viewer, normalizeFilters(query)),
+      this.#labelCounts('repository_tags', viewer, { ...NO_FILTERS, addedByMe: true }),
+    ]);
+    return {
+      tags: tags.map(({ name, count }) => ({ name, count })).sort((a, b) => byName(a.name, b.name)),
+      suggestions: own
+        .map(({ name, count }) => ({ name, count }))
+        .sort(byCountThenName)
+        .slice(0, TAG_SUGGESTIONS_MAX),
+    };
+  }
+
+  /** `GET /repositories/counts`: the sidebar's numbers. */
+  async counts(viewer: Viewer): Promise<CatalogueCounts> {
+    const [total, mine, tags] = await Promise.all([
+      countMatching(this.#db, viewer, NO_FILTERS),
+      countMatching(this.#db, viewer, { ...NO_FILTERS, addedByMe: true }),
+      this.#labelCounts('repository_tags', viewer, NO_FILTERS),
+    ]);
+    return { total, mine, tags: tags.length };
+  }
+
+  // ---- aggregates ------------------------------------------------------------------------------
+
+  async #cards(viewer: Viewer, filters: NormalizedFilters) {
+    const since = ceilToSecond(new Date(this.#clock.now().getTime() - RECENTLY_UPDATED_DAYS * DAY_MS));
+    // Bucket i holds stars in (max of bucket i-1, max of bucket i]; the first takes anything lower.
+    const buckets = STAR_BUCKETS.map((bucket, index) => {
+      const below = index === 0 ? null : (STAR_BUCKETS[index - 1] as { max: number }).max;
+      const upper = Number.isFinite(bucket.max) ? sql`stars <= ${bucket.max}` : sql`1 = 1`;
+      const lower = below === null ? sql`1 = 1` : sql`stars > ${below}`;
+      return sql<number>`coalesce(sum(case when ${lower} and ${upper} then 1 else 0 end), 0)`.as(
+        `bucket_${index}`,
+      );
+    });
+    const row = (await matchingBase(this.#db, viewer, filters)
+      .select([
+        sql<number>`count(*)`.as('total'),
+        sql<number>`coalesce(sum(stars), 0)`.as('stars'),
+        sql<number>`coalesce(sum(forks), 0)`.as('forks'),
+        sql<number>`coalesce(sum(issues), 0)`.as('issues'),
+        sql<number>`coalesce(sum(commits), 0)`.as('commits'),
+        sql<number>`coalesce(sum(case when contributors > ${CONTRIBUTORS_CAP} then ${CONTRIBUTORS_CAP} when contributors < 0 then 0 else contributors end), 0)`.as(
+          'contributors',
+        ),
+        // ISO-8601 UTC strings compare in time order. `since` is a whole second written with
+        // milliseconds, so GitHub's "…:SSZ" compares exactly as the instant it names.
+        sql<number>`coalesce(sum(case when last_commit >= ${since} then 1 else 0 end), 0)`.as('recent'),
+        sql<number>`coalesce(sum(case when trim(license) <> '' then 1 else 0 end), 0)`.as('with_license'),
+        ...buckets,
+      ])
+      .executeTakeFirstOrThrow()) as Record<string, number | string>;
+    const number = (name: string) => Number(row[name] ?? 0);
+    return {
+      total: number('total'),
+      stars: number('stars'),
+      forks: number('forks'),
+      issues: number('issues'),
+      commits: number('commits'),
+      contributors: number('contributors'),
+      recent: number('recent'),
+      withLicense: number('with_license'),
+      buckets: STAR_BUCKETS.map((_, index) => number(`bucket_${index}`)),
+    };
+  }
+
+  /** Repositories per licence ('No License' for none), spellings merged case-insensitively. */
+  async #licenses(viewer: Viewer, filters: NormalizedFilters): Promise<NameCount[]> {
+    const rows = await matchingBase(this.#db, viewer, filters)
+      // Grouped by the stored value (read from a covering index), spellings merged below.
+      .select([sql<string>`license`.as('license'), sql<number>`count(*)`.as('count')])
+      // Grouping by (private, license) follows the stats index's order: no sort step.
+      .groupBy(['repositories.private', 'repositories.license'])
+      .execute();
+    const merged = new Map<string, NameCount>();
+    for (const row of rows) {
+      const name = displayLicense(row.license);
+      const key = name.toLowerCase();
+      const entry = merged.get(key);
+      if (!entry) merged.set(key, { name, count: Number(row.count) });
+      else {
+        entry.count += Number(row.count);
+        if (name < entry.name) entry.name = name;
+      }
+    }
+    return [...merged.values()].sort(byCountThenName);
+  }
+
+  /**
+   * Each tag (or topic) over the matching repositories: its key, one spelling (the least in
+   * code point order) and the count, from repositories the viewer may see only.
+   *
+   * Label rows are many (several per repository), so the label index is scanned whole when
+   * many repositories match, with membership as a check per row (the few private repositories
+   * the viewer may not see are left out, when there are no filters), and the database starts
+   * from the matching ids when they are few.
+   */
+  async #labelCounts(
+    table: 'repository_tags' | 'repository_topics',
+    viewer: Viewer,
+    filters: NormalizedFilters,
+  ): Promise<LabelCount[]> {
+    const db = this.#db;
+    const label = LABEL_COLUMNS[table];
+    // SQLite's unary + keeps the membership term from driving the plan.
+    const repositoryId = (use: IdSetUse) =>
+      use === 'filter' && !isPostgres(db) ? sql`+repository_id` : sql`repository_id`;
+    let where: RawBuilder<unknown> | null = null;
+    if (hasFilters(filters)) {
+      const use: IdSetUse = isLargeIdSet(await countMatching(db, viewer, filters)) ? 'filter' : 'set';
+      where = sql`${repositoryId(use)} in (${matchingIds(db, viewer, filters)})`;
+    } else if (!viewer.is_admin) {
+      // The private repositories this viewer may not see: few, whatever the catalogue's size.
+      const visiblePrivate = visibleTo(
+        db.selectFrom('repositories').select('repositories.id').where('repositories.private', '=', 1),
+        viewer,
+      );
+      const hidden = db
+        .selectFrom('repositories')
+        .select('repositories.id')
+        .where('repositories.private', '=', 1)
+        .where('repositories.id', 'not in', visiblePrivate);
+      where = sql`${repositoryId('filter')} not in (${hidden})`;
+    }
+    const result =
+      await sql<LabelCount>`select ${sql.ref(label.key)} as key, min(${sql.ref(label.name)}) as name, count(*) as count
+      from ${sql.table(table)} ${where ? sql`where ${where}` : sql``} group by ${sql.ref(label.key)}`.execute(
+        db,
+      );
+    return result.rows.map((row) => ({ ...row, count: Number(row.count) }));
+  }
+}
+
+interface LabelCount {
+  key: string;
+  name: string;
+  count: number;
+}
+
+const LABEL_COLUMNS = {
+  repository_tags: { key: 'tag_lower', name: 'tag' },
+  repository_topics: { key: 'topic_lower', name: 'topic' },
+} as const;
+
+function matchingBase(db: Kysely<Database>, viewer: Viewer, filters: NormalizedFilters) {
+  return applyFilters(db, db.selectFrom('repositories'), filters, viewer);
+}
+
+/** `2026-10-23T10:00:01.000Z` for any instant after 10:00:00: the first whole second at or after it. */
+function ceilToSecond(date: Date): string {
+  return new Date(Math.ceil(date.getTime() / 1000) * 1000).toISOString();
+}

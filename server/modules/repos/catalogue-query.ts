@@ -1,0 +1,386 @@
+import { createHash } from 'node:crypto';
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import {
+  type CatalogueFilters,
+  type CatalogueOrder,
+  type CatalogueSort,
+  DEFAULT_CATALOGUE_ORDER,
+  DEFAULT_CATALOGUE_SORT,
+  defaultCatalogueOrder,
+} from '../../../shared/schemas/catalogue.ts';
+import { isPostgres } from '../../db/migration-helpers.ts';
+import type { Database } from '../../db/schema.ts';
+import { badRequest } from '../../lib/app-error.ts';
+import {
+  normalizeCounts,
+  type RepositoryListRow,
+  type Viewer,
+  visibleTo,
+  withCounts,
+} from './repos.queries.ts';
+import { labelKey } from './repository-labels.ts';
+
+/**
+ * The catalogue's search, filters, sort and keyset paging as Kysely queries that run alike on
+ * SQLite and PostgreSQL (docs/product.md#catalogue-queries).
+ *
+ * Sorting: each column sorts by one SQL expression, with an index on `(expression, id)` (the
+ * 2026-11-23-0100 migration; the expressions here must stay identical to the indexed ones).
+ * Text compares in code point order on both databases (PostgreSQL's columns are "C"-collated),
+ * lower-cased ASCII-only as both do. NULLs (no description, licence, commit or sync) come last
+ * in either direction: a page first walks the rows with a value, then those without, each
+ * through the same index, so no query needs NULLS FIRST/LAST or an OFFSET. Ties are broken by
+ * id, in the sort's direction.
+ */
+
+type Db = Kysely<Database>;
+
+interface SortSpec {
+  /** The sort key as SQL over `repositories` (unqualified columns, as indexed). */
+  expression: string;
+  nullable: boolean;
+  type: 'text' | 'number';
+}
+
+const SORTS: Record<CatalogueSort, SortSpec> = {
+  name: { expression: 'lower(name)', nullable: false, type: 'text' },
+  // Descriptions sort by their first 200 characters: a PostgreSQL index entry has a size limit.
+  description: {
+    expression: "nullif(substr(lower(trim(description)), 1, 200), '')",
+    nullable: true,
+    type: 'text',
+  },
+  license: { expression: "nullif(lower(trim(license)), '')", nullable: true, type: 'text' },
+  stars: { expression: 'stars', nullable: false, type: 'number' },
+  forks: { expression: 'forks', nullable: false, type: 'number' },
+  issues: { expression: 'issues', nullable: false, type: 'number' },
+  commits: { expression: 'commits', nullable: false, type: 'number' },
+  last_commit: { expression: 'last_commit', nullable: true, type: 'text' },
+  last_synced: { expression: 'last_synced', nullable: true, type: 'text' },
+  created_at: { expression: 'created_at', nullable: false, type: 'text' },
+  updated_at: { expression: 'updated_at', nullable: false, type: 'text' },
+};
+
+/** The licence as the filter compares it: trimmed, lower-cased, NULL when there is none. */
+const LICENSE_KEY = sql.raw(SORTS.license.expression);
+export const NO_LICENSE_KEY = 'no license';
+
+/** Filters in the form the queries use: keys lower-cased, empty values dropped. */
+export interface NormalizedFilters {
+  /** Lower-cased, trimmed search text; null for none. */
+  needle: string | null;
+  tags: string[];
+  topics: string[];
+  license: string | null;
+  language: string | null;
+  minStars: number | null;
+  maxStars: number | null;
+  archived: boolean | null;
+  gone: boolean | null;
+  addedByMe: boolean;
+}
+
+/** Lower-cases A–Z only, as SQLite's and "C"-collated PostgreSQL's `lower()` do. */
+function asciiLower(value: string): string {
+  return value.replace(/[A-Z]/g, (char) => char.toLowerCase());
+}
+
+function keys(list: string | undefined): string[] {
+  if (!list) return [];
+  return [...new Set(list.split(',').map(labelKey).filter(Boolean))].sort();
+}
+
+export function normalizeFilters(query: CatalogueFilters): NormalizedFilters {
+  const needle = (query.q ?? '').trim().toLowerCase();
+  const license = asciiLower((query.license ?? '').trim());
+  const language = asciiLower((query.language ?? '').trim());
+  return {
+    needle: needle === '' ? null : needle,
+    tags: keys(query.tags),
+    topics: keys(query.topics),
+    license: license === '' ? null : license,
+    language: language === '' ? null : language,
+    minStars: query.min_stars ?? null,
+    maxStars: query.max_stars ?? null,
+    archived: query.archived ?? null,
+    gone: query.gone ?? null,
+    addedByMe: query.added_by === 'me',
+  };
+}
+
+export function hasFilters(filters: NormalizedFilters): boolean {
+  return (
+    filters.needle !== null ||
+    filters.tags.length > 0 ||
+    filters.topics.length > 0 ||
+    filters.license !== null ||
+    filters.language !== null ||
+    filters.minStars !== null ||
+    filters.maxStars !== null ||
+    filters.archived !== null ||
+    filters.gone !== null ||
+    filters.addedByMe
+  );
+}
+
+/** FTS5's trigram index answers phrases of three or more characters; shorter ones scan. */
+const TRIGRAM = 3;
+
+/**
+ * `q` as a case-insensitive substring of the search document (both sides lower-cased in
+ * JavaScript, so both databases compare the same strings): the ids of an FTS5 trigram phrase
+ * on SQLite, of a LIKE served by the pg_trgm GIN index on PostgreSQL.
+ */
+function searchIds(db: Db, needle: string): RawBuilder<unknown> {
+  if (isPostgres(db)) {
+    const pattern = `%${needle.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    return sql`select repository_id from repository_search where document like ${pattern}`;
+  }
+  if ([...needle].length < TRIGRAM) {
+    return sql`select rowid from repository_search where instr(document, ${needle}) > 0`;
+  }
+  const phrase = `"${needle.replaceAll('"', '""')}"`;
+  return sql`select rowid from repository_search where repository_search match ${phrase}`;
+}
+
+/**
+ * How the id set of the search, tag and topic filters narrows the rows. `set`: the database may
+ * start from the set (best when it is small); `filter`: only as a check on each row, so a sort
+ * walks its index instead (best when the set is large, SQLite only; PostgreSQL's planner weighs
+ * this itself from its statistics).
+ */
+export type IdSetUse = 'set' | 'filter';
+
+/**
+ * The viewer's visible repositories narrowed by the filters. The search, tag and topic filters
+ * become ONE `id in (… intersect …)`: SQLite multiplies several IN lists on the same column
+ * into a product of probes (seconds at 100,000 rows).
+ */
+export function applyFilters<O>(
+  db: Db,
+  query: SelectQueryBuilder<Database, 'repositories', O>,
+  filters: NormalizedFilters,
+  viewer: Viewer,
+  idSetUse: IdSetUse = 'set',
+): SelectQueryBuilder<Database, 'repositories', O> {
+  let result = visibleTo(query, viewer);
+  const sets: RawBuilder<unknown>[] = [];
+  if (filters.needle !== null) sets.push(searchIds(db, filters.needle));
+  for (const tag of filters.tags)
+    sets.push(sql`select repository_id from repository_tags where tag_lower = ${tag}`);
+  for (const topic of filters.topics) {
+    sets.push(sql`select repository_id from repository_topics where topic_lower = ${topic}`);
+  }
+  if (sets.length > 0) {
+    // SQLite's unary + keeps a term from driving the plan; the value is the same.
+    const id = idSetUse === 'filter' && !isPostgres(db) ? sql`+repositories.id` : sql`repositories.id`;
+    result = result.where(sql<SqlBool>`${id} in (${sql.join(sets, sql` intersect `)})`);
+  }
+  if (filters.license === NO_LICENSE_KEY) {
+    result = result.where(sql<SqlBool>`(${LICENSE_KEY} is null or ${LICENSE_KEY} = ${NO_LICENSE_KEY})`);
+  } else if (filters.license !== null) {
+    result = result.where(sql<SqlBool>`${LICENSE_KEY} = ${filters.license}`);
+  }
+  if (filters.language !== null) result = result.where(sql<SqlBool>`lower(language) = ${filters.language}`);
+  if (filters.minStars !== null) result = result.where('repositories.stars', '>=', filters.minStars);
+  if (filters.maxStars !== null) result = result.where('repositories.stars', '<=', filters.maxStars);
+  if (filters.archived !== null)
+    result = result.where('repositories.archived', '=', filters.archived ? 1 : 0);
+  if (filters.gone !== null) result = result.where('repositories.gone', '=', filters.gone ? 1 : 0);
+  if (filters.addedByMe) result = result.where('repositories.user_id', '=', viewer.id);
+  return result;
+}
+
+// ---- sort and cursor ---------------------------------------------------------------------------
+
+export interface SortChoice {
+  sort: CatalogueSort;
+  order: CatalogueOrder;
+}
+
+export function resolveSort(query: { sort?: CatalogueSort; order?: CatalogueOrder }): SortChoice {
+  if (!query.sort) return { sort: DEFAULT_CATALOGUE_SORT, order: query.order ?? DEFAULT_CATALOGUE_ORDER };
+  return { sort: query.sort, order: query.order ?? defaultCatalogueOrder(query.sort) };
+}
+
+/** Where a page starts: after (key, id) among rows with a key, or after id among those without. */
+export type Position =
+  | { phase: 'values'; key: string | number; id: number }
+  | { phase: 'nulls'; id: number | null };
+
+/** Ties the cursor to one query, so a cursor sent with other filters or sort is refused. */
+function fingerprint(filters: NormalizedFilters, sort: SortChoice): string {
+  return createHash('sha256').update(JSON.stringify({ filters, sort })).digest('base64url').slice(0, 16);
+}
+
+const CURSOR_INVALID = 'Invalid cursor: start again without it.';
+const CURSOR_FOREIGN = 'This cursor belongs to another search, filter or sort: start again without it.';
+const ID_MAX = 2_147_483_647;
+
+export function encodeCursor(filters: NormalizedFilters, sort: SortChoice, position: Position): string {
+  const body =
+    position.phase === 'values'
+      ? { h: fingerprint(filters, sort), p: 'v', k: position.key, i: position.id }
+      : { h: fingerprint(filters, sort), p: 'n', i: position.id };
+  return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
+}
+
+const invalidCursor = (message: string) => badRequest(message, { cursor: message });
+
+/** The position a cursor names; 400 for anything malformed or made under another query. */
+export function decodeCursor(cursor: string, filters: NormalizedFilters, sort: SortChoice): Position {
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalidCursor(CURSOR_INVALID);
+  }
+  if (typeof body !== 'object' || body === null) throw invalidCursor(CURSOR_INVALID);
+  const { h, p, k, i } = body as Record<string, unknown>;
+  if (typeof h !== 'string') throw invalidCursor(CURSOR_INVALID);
+  if (h !== fingerprint(filters, sort)) throw invalidCursor(CURSOR_FOREIGN);
+  const validId = (value: unknown): value is number =>
+    typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= ID_MAX;
+  const spec = SORTS[sort.sort];
+  if (p === 'n' && spec.nullable && (i === null || validId(i))) return { phase: 'nulls', id: i };
+  if (p !== 'v' || !validId(i)) throw invalidCursor(CURSOR_INVALID);
+  // Keys go back into SQL as parameters: the right type, and nothing PostgreSQL would reject.
+  const validKey =
+    spec.type === 'number'
+      ? typeof k === 'number' && Number.isInteger(k) && Math.abs(k) <= ID_MAX
+      : typeof k === 'string' && !k.includes('\u0000') && k.length <= 1000;
+  if (!validKey) throw invalidCursor(CURSOR_INVALID);
+  return { phase: 'values', key: k as string | number, id: i };
+}
+
+type ListRow = RepositoryListRow & { sort_key: string | number | null };
+
+/**
+ * The rows with a sort key, after `position`, in order: the first part of every sort. Built
+ * apart from `fetchPage` so tests can check the database's plan for it.
+ */
+export function valuesPageQuery(
+  db: Db,
+  viewer: Viewer,
+  filters: NormalizedFilters,
+  sort: SortChoice,
+  limit: number,
+  position: { key: string | number; id: number } | null,
+  idSetUse: IdSetUse = 'set',
+) {
+  const spec = SORTS[sort.sort];
+  const key = sql.raw(spec.expression);
+  const compare = sql.raw(sort.order === 'asc' ? '>' : '<');
+  let query = applyFilters(db, withCounts(db), filters, viewer, idSetUse).select(
+    sql<string | number | null>`${key}`.as('sort_key'),
+  );
+  if (spec.nullable) query = query.where(sql<SqlBool>`${key} is not null`);
+  if (position) {
+    query = query.where(sql<SqlBool>`(${key}, repositories.id) ${compare} (${position.key}, ${position.id})`);
+  }
+  return query.orderBy(sql`${key}`, sort.order).orderBy('repositories.id', sort.order).limit(limit);
+}
+
+/** The rows without a sort key (NULL), after id `after`, by id: the tail of a nullable sort. */
+export function nullsPageQuery(
+  db: Db,
+  viewer: Viewer,
+  filters: NormalizedFilters,
+  sort: SortChoice,
+  limit: number,
+  after: number | null,
+  idSetUse: IdSetUse = 'set',
+) {
+  const key = sql.raw(SORTS[sort.sort].expression);
+  let query = applyFilters(db, withCounts(db), filters, viewer, idSetUse)
+    .select(sql<null>`null`.as('sort_key'))
+    .where(sql<SqlBool>`${key} is null`);
+  if (after !== null) query = query.where('repositories.id', sort.order === 'asc' ? '>' : '<', after);
+  return query.orderBy('repositories.id', sort.order).limit(limit);
+}
+
+/**
+ * One page of `limit` rows from `position` (null: the first page), and the position after it
+ * (null on the last page). Each part fetches one row more than it needs, to know whether more
+ * follow without another query.
+ */
+export async function fetchPage(
+  db: Db,
+  viewer: Viewer,
+  filters: NormalizedFilters,
+  sort: SortChoice,
+  limit: number,
+  position: Position | null,
+  idSetUse: IdSetUse = 'set',
+): Promise<{ rows: RepositoryListRow[]; next: Position | null }> {
+  const nullable = SORTS[sort.sort].nullable;
+  const rows: ListRow[] = [];
+  if (!position || position.phase === 'values') {
+    const found = (await valuesPageQuery(
+      db,
+      viewer,
+      filters,
+      sort,
+      limit + 1,
+      position,
+      idSetUse,
+    ).execute()) as ListRow[];
+    if (found.length > limit) {
+      const page = found.slice(0, limit);
+      const last = page[page.length - 1] as ListRow;
+      return {
+        rows: page.map(normalizeCounts),
+        next: { phase: 'values', key: last.sort_key as string | number, id: last.id },
+      };
+    }
+    rows.push(...found);
+    if (!nullable) return { rows: rows.map(normalizeCounts), next: null };
+  }
+
+  // The values ran out on this page: fill it from the rows without a key.
+  const remaining = limit - rows.length;
+  const after = position?.phase === 'nulls' ? position.id : null;
+  const found = (await nullsPageQuery(
+    db,
+    viewer,
+    filters,
+    sort,
+    remaining + 1,
+    after,
+    idSetUse,
+  ).execute()) as ListRow[];
+  const page = found.slice(0, remaining);
+  rows.push(...page);
+  const next: Position | null =
+    found.length > remaining ? { phase: 'nulls', id: page.at(-1)?.id ?? after } : null;
+  return { rows: rows.map(normalizeCounts), next };
+}
+
+/** How many visible repositories match the filters. */
+export async function countMatching(db: Db, viewer: Viewer, filters: NormalizedFilters): Promise<number> {
+  const row = await applyFilters(db, db.selectFrom('repositories'), filters, viewer)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/**
+ * How a page should use the id set, knowing how many rows match: a set larger than this is
+ * cheaper to check row by row along the sort's index (about limit × N / matches index entries)
+ * than to fetch and sort whole.
+ */
+const LARGE_ID_SET = 1000;
+
+export function isLargeIdSet(matches: number): boolean {
+  return matches > LARGE_ID_SET;
+}
+
+export function idSetUseFor(filters: NormalizedFilters, matches: number): IdSetUse {
+  const hasSet = filters.needle !== null || filters.tags.length > 0 || filters.topics.length > 0;
+  return hasSet && isLargeIdSet(matches) ? 'filter' : 'set';
+}
+
+/** The ids of the matching repositories, as a subquery for the label and licence aggregates. */
+export function matchingIds(db: Db, viewer: Viewer, filters: NormalizedFilters) {
+  return applyFilters(db, db.selectFrom('repositories'), filters, viewer).select('repositories.id');
+}

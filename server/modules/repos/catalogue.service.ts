@@ -1,0 +1,442 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { normalizeTags, toFullName } from '../../../shared/repository-input.ts';
+import {
+  type AddNotification,
+  BATCH_MAX_ITEMS,
+  type BatchResultItem,
+  INVALID_REPOSITORY_FORMAT,
+  type Repository,
+  type RepositorySummary,
+} from '../../../shared/schemas/repositories.ts';
+import type { AppConfig } from '../../config.ts';
+import { isUniqueViolation } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+import type { Etags, GitHubClient } from '../../github/github-client.ts';
+import { GitHubError, MESSAGES } from '../../github/github-error.ts';
+import { fetchRepositoriesWithGraphql, GRAPHQL_BATCH_SIZE } from '../../github/graphql-batch.ts';
+import type { RepositorySnapshot } from '../../github/repository-snapshot.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/app-error.ts';
+import { type Clock, isoNow } from '../../lib/clock.ts';
+import { SLACK_MESSAGE_JOB, type SlackMessagePayload } from '../../notifications/slack-jobs.ts';
+import { addedMessage } from '../../notifications/slack-notifier.ts';
+import type { MeService } from '../me/me.service.ts';
+import { presentRepository, presentSummary, rowFieldsOfSnapshot } from './repo-presenter.ts';
+import type { RepositoryRow, Viewer } from './repos.queries.ts';
+import * as queries from './repos.queries.ts';
+
+/**
+ * What other modules may use of the repository module besides its services: the backup module
+ * leaves the derived tables out of a backup and rebuilds them after a restore.
+ */
+export { isDerivedTable, rebuildDerivedTables } from './repository-labels.ts';
+
+export const REPOSITORY_NOT_FOUND = 'Repository not found in database';
+
+export interface CatalogueDeps {
+  db: Kysely<Database>;
+  github: GitHubClient;
+  /** The member's own GitHub token, Slack webhook and name. */
+  me: Pick<MeService, 'readGitHubToken' | 'readSlackWebhook' | 'getUser'>;
+  /** Slack messages go out from the queue, after the answer. */
+  jobs: JobQueue;
+  clock: Clock;
+  config: AppConfig;
+  log: FastifyBaseLogger;
+}
+
+export interface AddInput {
+  url?: string;
+  id?: string;
+  tags?: string;
+  notify_slack?: boolean;
+}
+
+/**
+ * The team catalogue (docs/product.md#roles-and-visibility): reading it, adding from GitHub,
+ * curation (tags, notes, comments, deletion), with private repositories visible only to members
+ * who proved access. The sync and the versions services build on `resolve`, `present` and
+ * `applySnapshot`.
+ */
+export class CatalogueService {
+  readonly #deps: CatalogueDeps;
+
+  constructor(deps: CatalogueDeps) {
+    this.#deps = deps;
+  }
+
+  // ---- reading -------------------------------------------------------------------------------
+
+  async list(viewer: Viewer): Promise<RepositorySummary[]> {
+    return (await queries.listVisibleRepositories(this.#deps.db, viewer)).map(presentSummary);
+  }
+
+  async listAll(): Promise<RepositorySummary[]> {
+    return (await queries.listAllRepositories(this.#deps.db)).map(presentSummary);
+  }
+
+  /** The repository if it exists and the viewer may see it; otherwise 404, as if it didn't exist. */
+  async resolve(viewer: Viewer, fullName: string): Promise<RepositoryRow> {
+    const row = await queries.findRepositoryByName(this.#deps.db, fullName);
+    if (!row || !(await this.#canSee(row, viewer))) throw notFound(REPOSITORY_NOT_FOUND);
+    return row;
+  }
+
+  async exists(viewer: Viewer, fullName: string): Promise<boolean> {
+    const row = await queries.findRepositoryByName(this.#deps.db, fullName);
+    return row !== undefined && (await this.#canSee(row, viewer));
+  }
+
+  async get(viewer: Viewer, fullName: string): Promise<Repository> {
+    const row = await this.resolve(viewer, fullName);
+    return this.present(row.id);
+  }
+
+  async metrics(viewer: Viewer, fullName: string) {
+    const row = await this.resolve(viewer, fullName);
+    return queries.listMetrics(this.#deps.db, row.id);
+  }
+
+  /** The detail answer: the row with its comments and versions. */
+  async present(id: number): Promise<Repository> {
+    const { db } = this.#deps;
+    const row = await queries.findRepositoryWithCounts(db, id);
+    if (!row) throw notFound(REPOSITORY_NOT_FOUND);
+    const [comments, versions] = await Promise.all([
+      queries.listComments(db, id),
+      queries.listVersions(db, id),
+    ]);
+    return presentRepository(row, { comments, versions });
+  }
+
+  async #canSee(row: RepositoryRow, viewer: Viewer): Promise<boolean> {
+    return (
+      row.private === 0 || viewer.is_admin || (await queries.hasAccess(this.#deps.db, row.id, viewer.id))
+    );
+  }
+
+  // ---- adding --------------------------------------------------------------------------------
+
+  /** POST /repositories/: one line, one Slack message. */
+  async add(
+    viewer: Viewer,
+    input: AddInput,
+  ): Promise<{ repository: Repository; notification?: AddNotification }> {
+    const fullName = toFullName(input);
+    if (!fullName)
+      throw badRequest(INVALID_REPOSITORY_FORMAT, {
+        [input.url !== undefined ? 'url' : 'id']: INVALID_REPOSITORY_FORMAT,
+      });
+    const personal = await this.personalToken(viewer.id);
+    const row = await this.#addOne(viewer, fullName, input.tags, personal);
+    const repository = await this.present(row.id);
+    if (!input.notify_slack) return { repository };
+    const notification = await this.#notify(viewer, [
+      { id: repository.id, url: repository.url, stars: repository.stars },
+    ]);
+    return { repository, notification };
+  }
+
+  /**
+   * POST /repositories/batch: items one at a time, in order, each answered as soon as it is
+   * done. With a token the upcoming items are read 25 at a time over GraphQL first.
+   */
+  async *addBatch(
+    viewer: Viewer,
+    items: ({ url: string } | { id: string })[],
+    tags: string | undefined,
+    notifySlack: boolean,
+  ): AsyncGenerator<BatchResultItem> {
+    const personal = await this.personalToken(viewer.id);
+    const token = this.#deps.github.tokenFor(personal);
+    const parsed = items.map((item, index) => ({
+      index,
+      input: 'url' in item ? item.url : item.id,
+      fullName: toFullName(item),
+    }));
+    const prefetched = new Map<string, RepositorySnapshot | GitHubError>();
+    const examined = new Set<string>();
+    const added: { id: string; url: string; stars: number }[] = [];
+    for (const item of parsed) {
+      if (token && item.fullName && !examined.has(item.fullName.toLowerCase())) {
+        await this.#prefetch(viewer, token, parsed.slice(item.index), prefetched, examined);
+      }
+      try {
+        if (!item.fullName) throw badRequest(INVALID_REPOSITORY_FORMAT);
+        const row = await this.#addOne(
+          viewer,
+          item.fullName,
+          tags,
+          personal,
+          prefetched.get(item.fullName.toLowerCase()),
+        );
+        const repository = presentSummary({ ...row, comment_count: 0, version_count: 0 });
+        added.push({ id: repository.id, url: repository.url, stars: repository.stars });
+        yield { index: item.index, input: item.input, ok: true, repository };
+      } catch (error) {
+        // An item's own failure (its answer's message); anything else ends the batch.
+        if (!(error instanceof AppError || error instanceof GitHubError)) throw error;
+        yield { index: item.index, input: item.input, ok: false, error: error.message };
+      }
+    }
+    if (notifySlack && added.length > 0) await this.#notify(viewer, added);
+  }
+
+  /** The names an import would add: a user's stars, or an owner's repositories (at most a batch). */
+  async listImportNames(viewer: Viewer, source: 'starred' | 'owner', login: string): Promise<string[]> {
+    const personal = await this.personalToken(viewer.id);
+    return this.#deps.github.listRepositoryNames(
+      source,
+      login,
+      this.#deps.github.tokenFor(personal),
+      BATCH_MAX_ITEMS,
+    );
+  }
+
+  /** Reads the next window of names not catalogued (or hidden) over GraphQL (one query per 25). */
+  async #prefetch(
+    viewer: Viewer,
+    token: string,
+    upcoming: { fullName: string | null }[],
+    into: Map<string, RepositorySnapshot | GitHubError>,
+    examined: Set<string>,
+  ) {
+    const names: string[] = [];
+    for (const item of upcoming) {
+      if (names.length >= GRAPHQL_BATCH_SIZE) break;
+      const key = item.fullName?.toLowerCase();
+      if (!item.fullName || !key || examined.has(key)) continue;
+      examined.add(key);
+      // Catalogued and visible: answered from the database, no GitHub call needed. A hidden
+      // one is looked up like a missing name, so the batch costs the same either way.
+      const row = await queries.findRepositoryByName(this.#deps.db, item.fullName);
+      if (row && (await this.#canSee(row, viewer))) continue;
+      names.push(item.fullName);
+    }
+    if (names.length === 0) return;
+    const results = await fetchRepositoriesWithGraphql(this.#deps.github, token, names);
+    for (const [fullName, result] of results) into.set(fullName.toLowerCase(), result);
+  }
+
+  async #addOne(
+    viewer: Viewer,
+    fullName: string,
+    tags: string | undefined,
+    personal: string | null,
+    prefetched?: RepositorySnapshot | GitHubError,
+  ): Promise<RepositoryRow> {
+    const { db, github } = this.#deps;
+    const existing = await queries.findRepositoryByName(db, fullName);
+    if (existing && (await this.#canSee(existing, viewer)))
+      throw conflict(`${existing.full_name} is already in the catalogue.`);
+    // Not catalogued, or private and hidden from this member: the same GitHub lookup either
+    // way, so status, text (the name as typed) and GitHub calls can't tell a hidden repository
+    // from a missing one (docs/product.md#private-repositories).
+    const token = github.tokenFor(personal);
+    let snapshot: RepositorySnapshot;
+    let etags: Etags = {};
+    // Not found: in the spelling of this item, not of an earlier one with the same name.
+    if (prefetched instanceof GitHubError)
+      throw prefetched.kind === 'not_found' ? notOnGitHub(fullName) : prefetched;
+    if (prefetched) {
+      snapshot = prefetched;
+    } else {
+      const fetched = await github.fetchRepository(fullName, token, undefined, {
+        allowPrivate: personal !== null && token === personal,
+      });
+      snapshot = fetched.snapshot;
+      etags = fetched.etags;
+    }
+    // A private repository joins the catalogue only through the member's own token
+    // (docs/product.md#private-repositories).
+    if (snapshot.private && (!personal || token !== personal)) throw notOnGitHub(fullName);
+    const sameRepository =
+      existing?.github_id === snapshot.githubId
+        ? existing
+        : await queries.findRepositoryByGithubId(db, snapshot.githubId);
+    if (sameRepository) return this.#alreadyCatalogued(viewer, sameRepository, snapshot, etags);
+    // The hidden row's name now belongs to another repository on GitHub (renamed or deleted,
+    // the name reused): this one can't take the name; answered as a name GitHub doesn't know.
+    if (existing) throw notOnGitHub(fullName);
+
+    const now = isoNow(this.#deps.clock);
+    let row: RepositoryRow;
+    try {
+      row = await queries.insertRepository(db, {
+        ...rowFieldsOfSnapshot(snapshot),
+        user_id: viewer.id,
+        tags: normalizeTags(tags),
+        notes: '',
+        gone: 0,
+        last_synced: now,
+        etags: JSON.stringify(etags),
+        created_at: now,
+        updated_at: now,
+      });
+    } catch (error) {
+      // Two members adding the same repository at once: the second sees it as catalogued.
+      if (isUniqueViolation(error)) throw conflict(`${snapshot.fullName} is already in the catalogue.`);
+      throw error;
+    }
+    if (snapshot.private) await queries.grantAccess(db, row.id, viewer.id, now);
+    // Added under a former name (GitHub answered 301): that name keeps resolving too.
+    if (snapshot.fullName.toLowerCase() !== fullName.toLowerCase())
+      await queries.addAlias(db, row.id, fullName);
+    await this.#recordMetrics(row);
+    return row;
+  }
+
+  /**
+   * 409 for a catalogued repository. GitHub has just shown it to this member (public, or private
+   * through their own token), so a hidden one becomes visible to them first: a private one by
+   * granting access, one that went public by storing what GitHub said.
+   */
+  async #alreadyCatalogued(
+    viewer: Viewer,
+    row: RepositoryRow,
+    snapshot: RepositorySnapshot,
+    etags: Etags,
+  ): Promise<never> {
+    let id = row.full_name;
+    if (!(await this.#canSee(row, viewer))) {
+      if (snapshot.private) {
+        await queries.grantAccess(this.#deps.db, row.id, viewer.id, isoNow(this.#deps.clock));
+      } else if (await this.applySnapshot(row, snapshot, Object.keys(etags).length > 0 ? etags : null)) {
+        id = snapshot.fullName;
+      }
+    }
+    throw conflict(`${id} is already in the catalogue.`);
+  }
+
+  // ---- what GitHub said ----------------------------------------------------------------------
+
+  /**
+   * Writes what GitHub said about a stored repository, follows a rename and records the day's
+   * metrics. False (and the row marked gone) when the name now belongs to another repository.
+   */
+  async applySnapshot(
+    row: RepositoryRow,
+    snapshot: RepositorySnapshot,
+    etags: Etags | null,
+  ): Promise<boolean> {
+    const { db, clock } = this.#deps;
+    if (snapshot.githubId !== row.github_id) {
+      await this.markGone(row);
+      return false;
+    }
+    // Renamed or transferred: the id follows GitHub, the old name keeps resolving.
+    if (snapshot.fullName !== row.full_name) await queries.addAlias(db, row.id, row.full_name);
+    const now = isoNow(clock);
+    const updated = await queries.updateRepository(db, row.id, {
+      ...rowFieldsOfSnapshot(snapshot),
+      gone: 0,
+      last_synced: now,
+      // A GraphQL read has no ETags: keep the stored ones, they still describe the REST lists.
+      ...(etags ? { etags: JSON.stringify(etags) } : {}),
+      updated_at: now,
+    });
+    await this.#recordMetrics(updated);
+    return true;
+  }
+
+  /** GitHub no longer has it (or no token reads it): the stored data stays, flagged gone. */
+  async markGone(row: RepositoryRow): Promise<void> {
+    await queries.updateRepository(this.#deps.db, row.id, { gone: 1, updated_at: isoNow(this.#deps.clock) });
+  }
+
+  async #recordMetrics(row: RepositoryRow) {
+    await queries.upsertDailyMetrics(this.#deps.db, {
+      repository_id: row.id,
+      day: isoNow(this.#deps.clock).slice(0, 10),
+      stars: row.stars,
+      forks: row.forks,
+      issues: row.issues,
+      commits: row.commits,
+      contributors: row.contributors,
+    });
+  }
+
+  /** The member's own GitHub token, or null (none stored, or sealed under another SECRET_KEY). */
+  async personalToken(userId: number): Promise<string | null> {
+    try {
+      return await this.#deps.me.readGitHubToken(userId);
+    } catch (error) {
+      // A token sealed under another SECRET_KEY can't be read: act as if there were none.
+      this.#deps.log.error({ err: error, user_id: userId }, 'stored GitHub token could not be decrypted');
+      return null;
+    }
+  }
+
+  /**
+   * Every private repository the member proved access to stops being visible to them (their
+   * token is gone); `db` is the caller's transaction.
+   */
+  async revokeAllAccess(userId: number, db: Kysely<Database> = this.#deps.db): Promise<void> {
+    await queries.revokeAllAccess(db, userId);
+  }
+
+  // ---- curation ------------------------------------------------------------------------------
+
+  async remove(viewer: Viewer, fullName: string): Promise<void> {
+    const row = await this.resolve(viewer, fullName);
+    if (!viewer.is_admin && row.user_id !== viewer.id) {
+      throw forbidden('Only the member who added this repository or an administrator can delete it.');
+    }
+    await queries.deleteRepository(this.#deps.db, row.id);
+  }
+
+  async updateMetadata(
+    viewer: Viewer,
+    fullName: string,
+    changes: { tags?: string; notes?: string },
+  ): Promise<Repository> {
+    const row = await this.resolve(viewer, fullName);
+    await queries.updateRepository(this.#deps.db, row.id, {
+      ...(changes.tags !== undefined ? { tags: normalizeTags(changes.tags) } : {}),
+      ...(changes.notes !== undefined ? { notes: changes.notes } : {}),
+      updated_at: isoNow(this.#deps.clock),
+    });
+    return this.present(row.id);
+  }
+
+  async addComment(viewer: Viewer, fullName: string, comment: string, author: string) {
+    const row = await this.resolve(viewer, fullName);
+    return queries.insertComment(this.#deps.db, {
+      repository_id: row.id,
+      user_id: viewer.id,
+      author,
+      comment,
+      created_at: isoNow(this.#deps.clock),
+    });
+  }
+
+  /**
+   * Queues the Slack message; the answer never waits for Slack (issue 9, finding 4). The job
+   * reads the webhook again when it runs and records the outcome in its row.
+   */
+  async #notify(
+    viewer: Viewer,
+    repositories: { id: string; url: string; stars: number }[],
+  ): Promise<AddNotification> {
+    let webhook: string | null;
+    try {
+      webhook = await this.#deps.me.readSlackWebhook(viewer.id);
+    } catch {
+      webhook = null;
+    }
+    if (!webhook) return { sent: false, error: 'No Slack webhook is configured in Settings.' };
+    const user = await this.#deps.me.getUser(viewer.id);
+    const payload: SlackMessagePayload = {
+      user_id: viewer.id,
+      text: addedMessage(this.#deps.config.appName, `${user.first_name} ${user.last_name}`, repositories),
+    };
+    await this.#deps.jobs.enqueue(SLACK_MESSAGE_JOB, payload);
+    return { queued: true };
+  }
+}
+
+/** A name GitHub doesn't show this member, answered in the spelling they typed. */
+function notOnGitHub(fullName: string): AppError {
+  return notFound(MESSAGES.notFound(fullName));
+}

@@ -1,0 +1,200 @@
+import { type Kysely, sql } from 'kysely';
+import { isPostgres } from '../../db/migration-helpers.ts';
+import type { Database } from '../../db/schema.ts';
+
+/**
+ * The catalogue's derived tables (docs/product.md#catalogue-queries): a repository's tags and
+ * topics as rows keyed by their lower-cased spelling, and its lower-cased search document
+ * (name, description, full id, tags, licence). They are written here only: in step with every
+ * write of a repository (repos.queries.ts calls `writeDerivedRows` and `deleteDerivedRows`),
+ * and all at once by `rebuildDerivedTables` after a restore or a bulk load. Backups leave them
+ * out (`isDerivedTable`).
+ */
+
+type Db = Kysely<Database>;
+
+export const DERIVED_TABLES = ['repository_tags', 'repository_topics', 'repository_search'] as const;
+
+/** The derived tables, and SQLite's FTS5 shadow tables behind `repository_search`. */
+export function isDerivedTable(name: string): boolean {
+  return (DERIVED_TABLES as readonly string[]).includes(name) || name.startsWith('repository_search_');
+}
+
+/** The columns of `repositories` the derived rows are computed from. */
+export interface DerivedSource {
+  id: number;
+  name: string;
+  full_name: string;
+  description: string | null;
+  license: string;
+  tags: string;
+  topics: string;
+}
+
+const SEARCH_COLUMNS: readonly string[] = ['name', 'full_name', 'description', 'tags', 'license'];
+const SOURCE_COLUMNS: readonly string[] = [...SEARCH_COLUMNS, 'topics'];
+
+/** Whether an update of these columns changes a derived row. */
+export function changesDerivedRows(columns: readonly string[]): boolean {
+  return columns.some((column) => SOURCE_COLUMNS.includes(column));
+}
+
+/** How a tag, topic or search text is compared: trimmed and lower-cased (full Unicode, as the web does). */
+export function labelKey(value: string): string {
+  return value.trim().toLowerCase();
+}
+
+/** Trimmed, non-empty entries of a comma list, one per lower-cased spelling (the first one met). */
+export function labelEntries(list: string): { value: string; lower: string }[] {
+  const seen = new Set<string>();
+  const result: { value: string; lower: string }[] = [];
+  for (const raw of list.split(',')) {
+    const value = raw.trim();
+    const lower = value.toLowerCase();
+    if (!value || seen.has(lower)) continue;
+    seen.add(lower);
+    result.push({ value, lower });
+  }
+  return result;
+}
+
+/**
+ * What `q` searches, lower-cased. Fields are joined by a newline, which a search can't contain
+ * (control characters are refused), so a match never spans two fields.
+ */
+export function searchDocument(row: DerivedSource): string {
+  return [row.name, row.description ?? '', row.full_name, row.tags, row.license].join('\n').toLowerCase();
+}
+
+/** Runs `work` in the caller's transaction, or in a new one. */
+export async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return work(db);
+  return db.transaction().execute(work);
+}
+
+/**
+ * Brings one repository's derived rows in step with it. `changed` names the columns a write
+ * touched (an update); without it every derived row is rewritten (an insert).
+ */
+export async function writeDerivedRows(
+  db: Db,
+  row: DerivedSource,
+  changed?: readonly string[],
+): Promise<void> {
+  const touched = (columns: readonly string[]) =>
+    !changed || changed.some((column) => columns.includes(column));
+  if (touched(['tags'])) {
+    await db.deleteFrom('repository_tags').where('repository_id', '=', row.id).execute();
+    await insertTags(db, [row]);
+  }
+  if (touched(['topics'])) {
+    await db.deleteFrom('repository_topics').where('repository_id', '=', row.id).execute();
+    await insertTopics(db, [row]);
+  }
+  if (touched(SEARCH_COLUMNS)) {
+    await deleteSearchDocument(db, row.id);
+    await insertSearchDocuments(db, [row]);
+  }
+}
+
+/** Before a repository is deleted. PostgreSQL's foreign keys would cascade; SQLite's FTS5 table has none. */
+export async function deleteDerivedRows(db: Db, repositoryId: number): Promise<void> {
+  await db.deleteFrom('repository_tags').where('repository_id', '=', repositoryId).execute();
+  await db.deleteFrom('repository_topics').where('repository_id', '=', repositoryId).execute();
+  await deleteSearchDocument(db, repositoryId);
+}
+
+const REBUILD_BATCH = 1000;
+
+/**
+ * Recomputes every derived row from `repositories`, in one transaction (the caller's when it
+ * has one): after a restore, and for anything that writes repositories in bulk without the
+ * service (a benchmark seeder). The one path that fills these tables wholesale.
+ */
+export async function rebuildDerivedTables(db: Db): Promise<{ repositories: number }> {
+  return inTransaction(db, async (trx) => {
+    await trx.deleteFrom('repository_tags').execute();
+    await trx.deleteFrom('repository_topics').execute();
+    await sql`delete from repository_search`.execute(trx);
+    let lastId = 0;
+    let count = 0;
+    for (;;) {
+      const rows = await trx
+        .selectFrom('repositories')
+        .select(['id', 'name', 'full_name', 'description', 'license', 'tags', 'topics'])
+        .where('id', '>', lastId)
+        .orderBy('id')
+        .limit(REBUILD_BATCH)
+        .execute();
+      if (rows.length === 0) break;
+      await insertTags(trx, rows);
+      await insertTopics(trx, rows);
+      await insertSearchDocuments(trx, rows);
+      count += rows.length;
+      lastId = rows[rows.length - 1]?.id ?? lastId;
+    }
+    // A bulk load leaves FTS5 with many small segments; merging them keeps searches fast.
+    if (!isPostgres(trx)) {
+      await sql`insert into repository_search (repository_search) values ('optimize')`.execute(trx);
+    }
+    return { repositories: count };
+  });
+}
+
+/** Rows per multi-row INSERT: well within both databases' bound-parameter limits. */
+const ROWS_PER_INSERT = 500;
+
+async function insertTags(db: Db, rows: readonly DerivedSource[]) {
+  const values = rows.flatMap((row) =>
+    labelEntries(row.tags).map((entry) => ({
+      repository_id: row.id,
+      tag: entry.value,
+      tag_lower: entry.lower,
+    })),
+  );
+  for (let start = 0; start < values.length; start += ROWS_PER_INSERT) {
+    await db
+      .insertInto('repository_tags')
+      .values(values.slice(start, start + ROWS_PER_INSERT))
+      .execute();
+  }
+}
+
+async function insertTopics(db: Db, rows: readonly DerivedSource[]) {
+  const values = rows.flatMap((row) =>
+    labelEntries(row.topics).map((entry) => ({
+      repository_id: row.id,
+      topic: entry.value,
+      topic_lower: entry.lower,
+    })),
+  );
+  for (let start = 0; start < values.length; start += ROWS_PER_INSERT) {
+    await db
+      .insertInto('repository_topics')
+      .values(values.slice(start, start + ROWS_PER_INSERT))
+      .execute();
+  }
+}
+
+async function insertSearchDocuments(db: Db, rows: readonly DerivedSource[]) {
+  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+    const chunk = rows.slice(start, start + ROWS_PER_INSERT);
+    if (isPostgres(db)) {
+      await db
+        .insertInto('repository_search')
+        .values(chunk.map((row) => ({ repository_id: row.id, document: searchDocument(row) })))
+        .execute();
+    } else {
+      const values = sql.join(chunk.map((row) => sql`(${row.id}, ${searchDocument(row)})`));
+      await sql`insert into repository_search (rowid, document) values ${values}`.execute(db);
+    }
+  }
+}
+
+async function deleteSearchDocument(db: Db, repositoryId: number) {
+  if (isPostgres(db)) {
+    await db.deleteFrom('repository_search').where('repository_id', '=', repositoryId).execute();
+  } else {
+    await sql`delete from repository_search where rowid = ${repositoryId}`.execute(db);
+  }
+}

@@ -1,0 +1,96 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { AppConfig } from './config.ts';
+import type { Dialect } from './db/database.ts';
+import type { Database } from './db/schema.ts';
+import type { GitHubClient } from './github/github-client.ts';
+import { JobQueue } from './jobs/job-queue.ts';
+import type { Clock } from './lib/clock.ts';
+import type { Resolver } from './lib/outbound-guard.ts';
+import { SecretBox } from './lib/secret-box.ts';
+import type { Mailer } from './mail/mailer.ts';
+import { createQueuedMailer } from './mail/queued-mailer.ts';
+import { AdminService } from './modules/admin/admin.service.ts';
+import { AccountsService } from './modules/auth/accounts.service.ts';
+import { AuthService } from './modules/auth/auth.service.ts';
+import { TokenService } from './modules/auth/tokens.service.ts';
+import { BackupService } from './modules/backups/backups.service.ts';
+import { MeService } from './modules/me/me.service.ts';
+import { CatalogueService } from './modules/repos/catalogue.service.ts';
+import { CatalogueQueryService } from './modules/repos/catalogue-query.service.ts';
+import { RepositorySyncService } from './modules/repos/repository-sync.service.ts';
+import { VersionsService } from './modules/repos/versions.service.ts';
+import { registerSlackMessageJob } from './notifications/slack-jobs.ts';
+
+export interface ServiceDeps {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  clock: Clock;
+  config: AppConfig;
+  /** Signs access tokens and seals stored secrets (SECRET_KEY, or DATA_DIR/secret_key). */
+  secretKey: string;
+  /** One per process: its quota book, shared quota and concurrency limits serve every caller. */
+  github: GitHubClient;
+  /** The mail transport (SMTP, the outbox, or a test's); mail reaches it through the job queue. */
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  /** DNS for webhook address checks; tests pass a fixed answer. */
+  resolve?: Resolver;
+}
+
+export type Services = ReturnType<typeof buildServices>;
+
+/**
+ * The composition root (docs/architecture.md#composition-root): every service, built once from
+ * explicit dependencies, for the app (`app.services`) and the command line alike. Building
+ * touches neither the database nor the network; the job queue's worker runs only while the app
+ * is up (plugins/jobs.ts), so the command line's services enqueue nothing it would send.
+ */
+export function buildServices(deps: ServiceDeps) {
+  const { db, dialect, clock, config, github, log } = deps;
+  const box = new SecretBox(deps.secretKey);
+  const jobs = new JobQueue({
+    db,
+    dialect,
+    clock,
+    log: log.child({ component: 'jobs' }),
+    pollMs: config.jobPollMs,
+  });
+  // Every mail goes through the job queue: answers never wait for the mail server.
+  const mailer = createQueuedMailer(jobs, deps.mailer, box, { timeoutMs: config.smtpTimeoutMs });
+  const tokens = new TokenService(db, deps.secretKey, clock);
+  const accounts = new AccountsService({ db, clock, quota: github.sharedQuota });
+  const auth = new AuthService({ db, tokens, accounts, mailer, clock, config, log });
+  const me = new MeService({
+    db,
+    clock,
+    box,
+    accounts,
+    // Removing a token ends the private visibility it proved, in the same transaction. The
+    // catalogue reads members' tokens through `me`, so it is built after it.
+    repositoryAccess: { revokeAll: (userId, trx) => catalogue.revokeAllAccess(userId, trx) },
+    config,
+    resolve: deps.resolve,
+  });
+  const catalogue = new CatalogueService({ db, github, me, jobs, clock, config, log });
+  registerSlackMessageJob(jobs, {
+    readWebhook: (userId) => me.readSlackWebhook(userId),
+    allowedHosts: config.webhookAllowedHosts,
+    timeoutMs: config.webhookTimeoutMs,
+    resolve: deps.resolve,
+  });
+  return {
+    jobs,
+    mailer,
+    tokens,
+    accounts,
+    auth,
+    me,
+    admin: new AdminService({ db, dialect, clock, accounts }),
+    backups: new BackupService({ db, dialect, clock, dir: config.backupDir, log }),
+    catalogue,
+    catalogueQuery: new CatalogueQueryService({ db, clock }),
+    sync: new RepositorySyncService({ db, github, catalogue, clock }),
+    versions: new VersionsService({ db, catalogue, clock }),
+  };
+}

@@ -1,0 +1,19 @@
+/**
+ * The catalogue's query keys (docs/product.md#catalogue-queries). Every read of the catalogue
+ * — list pages, the sidebar counts, tag counts, statistics — sits under one prefix, itself under
+ * the repositories feature's `['repositories']`, so a change (add, sync, save, delete) refreshes
+ * them all with one invalidation. Kept apart from the fetchers so the app shell can name a key
+ * without loading a screen's code.
+ */
+export const CATALOGUE_KEY = ['repositories', 'catalogue'] as const;
+
+export const catalogueKeys = {
+  all: CATALOGUE_KEY,
+  /** One infinite list: its filters, sort and page size. */
+  list: (query: object) => [...CATALOGUE_KEY, 'list', query] as const,
+  counts: [...CATALOGUE_KEY, 'counts'] as const,
+  tags: (filters: object) => [...CATALOGUE_KEY, 'tags', filters] as const,
+  stats: (filters: object) => [...CATALOGUE_KEY, 'stats', filters] as const,
+  /** The admin dashboard's list of every repository. */
+  admin: (query: object) => [...CATALOGUE_KEY, 'admin', query] as const,
+};

@@ -27,6 +27,7 @@ export function createMailer(config: AppConfig, log: FastifyBaseLogger): Mailer 
   const from = `"${config.appName.replaceAll('"', '')}" <${config.mailFrom}>`;
   if (config.smtpUrl) {
     const url = new URL(config.smtpUrl);
+    const phaseTimeoutMs = config.smtpTimeoutMs > 10_000 ? 10_000 : config.smtpTimeoutMs + 1000;
     const transport = nodemailer.createTransport({
       host: url.hostname,
       port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
@@ -34,11 +35,12 @@ export function createMailer(config: AppConfig, log: FastifyBaseLogger): Mailer 
       auth: url.username
         ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
         : undefined,
-      // The per-phase limits stay within the one overall deadline below, which is what bounds a
-      // server that drips a byte at a time (an idle timer never fires on it).
-      connectionTimeout: Math.min(10_000, config.smtpTimeoutMs),
-      greetingTimeout: Math.min(10_000, config.smtpTimeoutMs),
-      socketTimeout: config.smtpTimeoutMs,
+      // The one overall deadline below is what bounds a server that drips a byte at a time (an
+      // idle timer never fires on it). Per-phase limits cut a dead server short only when the
+      // deadline is long; a phase timer as long as the deadline would race it and report less.
+      connectionTimeout: phaseTimeoutMs,
+      greetingTimeout: phaseTimeoutMs,
+      socketTimeout: config.smtpTimeoutMs + 1000,
       socketCloseTimeout: 1000,
       // A server answering with endless lines is cut off here, well before memory matters.
       maxResponseSize: 64 * 1024,

@@ -180,3 +180,9 @@ export function isoDay(today: Date = new Date()): string {
   const pad = (value: number) => String(value).padStart(2, '0');
   return `${today.getFullYear()}-${pad(today.getMonth() + 1)}-${pad(today.getDate())}`;
 }
+
+/** A star-range filter's chip label: 'Stars: 10–500', 'Stars: ≥ 10' or 'Stars: ≤ 500'. */
+export function starRangeLabel(min: number | null | undefined, max: number | null | undefined): string {
+  if (min != null && max != null) return `Stars: ${min}–${max}`;
+  return min != null ? `Stars: ≥ ${min}` : `Stars: ≤ ${max}`;
+}

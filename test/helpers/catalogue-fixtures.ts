@@ -113,6 +113,30 @@ const CREATED_AT = [
   '2026-06-15T12:00:00.000Z',
 ] as const;
 
+/** A verified member (or admin) the catalogue fixtures can attribute repositories to. */
+export async function insertCatalogueUser(
+  db: Kysely<Database>,
+  user: { id: number; username: string; isAdmin?: boolean },
+): Promise<void> {
+  const now = CATALOGUE_NOW.toISOString();
+  await db
+    .insertInto('users')
+    .values({
+      id: user.id,
+      username: user.username,
+      email: `${user.username}@example.com`,
+      first_name: user.username,
+      last_name: 'Tester',
+      password_hash: 'not-used',
+      is_active: 1,
+      is_verified: 1,
+      is_admin: user.isAdmin ? 1 : 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+}
+
 export interface CatalogueOwners {
   alice: number;
   bob: number;

@@ -18,6 +18,7 @@ import {
   type CatalogueStats,
   catalogueFilterQuerySchema,
   catalogueListQuerySchema,
+  defaultCatalogueOrder,
   type TagsResponse,
 } from '../../shared/schemas/catalogue.ts';
 import type { RepositorySummary } from '../../shared/schemas/repositories.ts';
@@ -115,7 +116,7 @@ function ordered(
   viewerId: number,
 ): RepositorySummary[] {
   const sort = query.sort ?? 'last_commit';
-  const order = query.order ?? (query.sort ? defaultOrder(query.sort) : 'desc');
+  const order = query.order ?? (query.sort ? defaultCatalogueOrder(query.sort) : 'desc');
   const sign = order === 'asc' ? 1 : -1;
   return rows
     .filter((row) => matches(row, query, viewerId))
@@ -133,17 +134,6 @@ function ordered(
     })
     .map((entry) => entry.row);
 }
-
-const DESCENDING_FIRST = new Set([
-  'last_synced',
-  'created_at',
-  'updated_at',
-  'stars',
-  'forks',
-  'issues',
-  'commits',
-]);
-const defaultOrder = (sort: string) => (DESCENDING_FIRST.has(sort) ? 'desc' : 'asc');
 
 /** Everything a cursor must be sent with again: the query without its paging. */
 function fingerprint(query: CatalogueListQuery): string {

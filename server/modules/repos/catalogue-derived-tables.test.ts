@@ -7,7 +7,12 @@ import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE_SORTS } from '../../../shared/schemas/catalogue.ts';
-import { buildCatalogue, CATALOGUE_NOW, seedCatalogue } from '../../../test/helpers/catalogue-fixtures.ts';
+import {
+  buildCatalogue,
+  CATALOGUE_NOW,
+  insertCatalogueUser,
+  seedCatalogue,
+} from '../../../test/helpers/catalogue-fixtures.ts';
 import { expectedDerivedRows, readDerivedRows } from '../../../test/helpers/derived-rows.ts';
 import { createFakeClock } from '../../../test/helpers/fake-clock.ts';
 import {
@@ -51,28 +56,8 @@ async function fresh(dialect: Dialect): Promise<DatabaseHandle> {
 }
 
 async function addUsers(db: Kysely<Database>) {
-  const now = CATALOGUE_NOW.toISOString();
-  for (const [id, username] of [
-    [1, 'alice'],
-    [2, 'bob'],
-  ] as const) {
-    await db
-      .insertInto('users')
-      .values({
-        id,
-        username,
-        email: `${username}@example.com`,
-        first_name: username,
-        last_name: 'Tester',
-        password_hash: 'not-used',
-        is_active: 1,
-        is_verified: 1,
-        is_admin: 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-  }
+  await insertCatalogueUser(db, { id: 1, username: 'alice' });
+  await insertCatalogueUser(db, { id: 2, username: 'bob' });
 }
 
 async function backupOf(handle: DatabaseHandle): Promise<string> {

@@ -9,6 +9,7 @@ import {
 import {
   buildCatalogue,
   CATALOGUE_NOW,
+  insertCatalogueUser,
   type ReferenceViewer,
   referenceQuery,
   seedCatalogue,
@@ -50,24 +51,8 @@ const open = (name: 'sqlite' | 'postgres') => createScratchDatabase(name);
 async function prepare(name: 'sqlite' | 'postgres'): Promise<Side> {
   const { handle, dispose } = await open(name);
   await migrateToLatest(handle.db);
-  const now = CATALOGUE_NOW.toISOString();
   for (const [username, id] of Object.entries(users)) {
-    await handle.db
-      .insertInto('users')
-      .values({
-        id,
-        username,
-        email: `${username}@example.com`,
-        first_name: username,
-        last_name: 'Tester',
-        password_hash: 'not-used',
-        is_active: 1,
-        is_verified: 1,
-        is_admin: username === 'admin' ? 1 : 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await insertCatalogueUser(handle.db, { id, username, isAdmin: username === 'admin' });
   }
   const seeded = await seedCatalogue(handle.db, buildCatalogue({ alice: users.alice, bob: users.bob }, 120));
   const service = new CatalogueQueryService({

@@ -144,41 +144,37 @@ export async function rebuildDerivedTables(db: Db): Promise<{ repositories: numb
 /** Rows per multi-row INSERT: well within both databases' bound-parameter limits. */
 const ROWS_PER_INSERT = 500;
 
+/** `values` in slices of ROWS_PER_INSERT, one multi-row INSERT each. */
+function* inChunks<T>(values: readonly T[]): Generator<T[]> {
+  for (let start = 0; start < values.length; start += ROWS_PER_INSERT) {
+    yield values.slice(start, start + ROWS_PER_INSERT);
+  }
+}
+
 async function insertTags(db: Db, rows: readonly DerivedSource[]) {
   const values = rows.flatMap((row) =>
-    labelEntries(row.tags).map((entry) => ({
+    labelEntries(row.tags).map(({ value, lower }) => ({
       repository_id: row.id,
-      tag: entry.value,
-      tag_lower: entry.lower,
+      tag: value,
+      tag_lower: lower,
     })),
   );
-  for (let start = 0; start < values.length; start += ROWS_PER_INSERT) {
-    await db
-      .insertInto('repository_tags')
-      .values(values.slice(start, start + ROWS_PER_INSERT))
-      .execute();
-  }
+  for (const chunk of inChunks(values)) await db.insertInto('repository_tags').values(chunk).execute();
 }
 
 async function insertTopics(db: Db, rows: readonly DerivedSource[]) {
   const values = rows.flatMap((row) =>
-    labelEntries(row.topics).map((entry) => ({
+    labelEntries(row.topics).map(({ value, lower }) => ({
       repository_id: row.id,
-      topic: entry.value,
-      topic_lower: entry.lower,
+      topic: value,
+      topic_lower: lower,
     })),
   );
-  for (let start = 0; start < values.length; start += ROWS_PER_INSERT) {
-    await db
-      .insertInto('repository_topics')
-      .values(values.slice(start, start + ROWS_PER_INSERT))
-      .execute();
-  }
+  for (const chunk of inChunks(values)) await db.insertInto('repository_topics').values(chunk).execute();
 }
 
 async function insertSearchDocuments(db: Db, rows: readonly DerivedSource[]) {
-  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
-    const chunk = rows.slice(start, start + ROWS_PER_INSERT);
+  for (const chunk of inChunks(rows)) {
     if (isPostgres(db)) {
       await db
         .insertInto('repository_search')

@@ -5,6 +5,7 @@
  * this module reads and writes the query string and turns it into the list call's parameters.
  */
 import { CARD_DENSITIES, DEFAULT_CARD_DENSITY } from '../../../../shared/constants.ts';
+import { starRangeLabel } from '../../../../shared/format.ts';
 import {
   CATALOGUE_SORTS,
   type CatalogueFilters,
@@ -187,13 +188,7 @@ export function filterChips(filters: ListFilters): FilterChip[] {
   if (filters.language) chips.push({ key: 'language', label: `Language: ${filters.language}` });
   const { min_stars: min, max_stars: max } = filters;
   if (min !== undefined || max !== undefined) {
-    const label =
-      min !== undefined && max !== undefined
-        ? `Stars: ${min}–${max}`
-        : min !== undefined
-          ? `Stars: ≥ ${min}`
-          : `Stars: ≤ ${max}`;
-    chips.push({ key: 'stars', label });
+    chips.push({ key: 'stars', label: starRangeLabel(min, max) });
   }
   if (filters.archived !== undefined)
     chips.push({ key: 'archived', label: filters.archived ? 'Archived' : 'Not archived' });

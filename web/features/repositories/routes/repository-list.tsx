@@ -23,12 +23,12 @@ import {
   SEARCH_DEBOUNCE_MS,
 } from '../../../../shared/constants.ts';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
+import { FilterChipRow } from '../../../components/filter-chip-row.tsx';
 import { InlineMessage } from '../../../components/inline-message.tsx';
 import { SectionError } from '../../../components/load-states.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { useRepositoryPages } from '../../../lib/repositories-query.ts';
 import { ExportButton, useExport } from '../components/export-button.tsx';
-import { ListFilterChips } from '../components/list-filters.tsx';
 import { RepositoryCards } from '../components/repository-cards.tsx';
 import { RepositoryTable } from '../components/repository-table.tsx';
 import {
@@ -218,7 +218,12 @@ export default function RepositoryListRoute() {
           )}
         </Group>
 
-        <ListFilterChips chips={chips} onRemove={onRemoveChip} onClear={() => update({ filters: {} })} />
+        <FilterChipRow
+          chips={chips}
+          chipKey={(chip) => chip.key}
+          onRemove={onRemoveChip}
+          onClear={() => update({ filters: {} })}
+        />
 
         {repositories.isPending ? (
           <Center py="xl" role="status" aria-live="polite">

@@ -27,12 +27,13 @@ import {
   INVALID_RANGE_HINT,
   type StatsFilters,
 } from '../../../../shared/stats.ts';
+import { FilterChipRow } from '../../../components/filter-chip-row.tsx';
 import { SectionError, SectionLoader } from '../../../components/load-states.tsx';
 import { StatCard } from '../../../components/stat-card.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.tsx';
 import { type StatsQuery, useStats } from '../api/get-stats.ts';
-import { FilterChips, filterChips, removeChip } from '../components/filter-chips.tsx';
 import classes from '../components/stats.module.css';
+import { filterChips, removeChip } from '../lib/filter-chips.ts';
 
 const StatsCharts = lazy(() => import('../components/stats-charts.tsx'));
 
@@ -198,8 +199,9 @@ function StatisticsView({
               {INVALID_RANGE_HINT}
             </Alert>
           )}
-          <FilterChips
+          <FilterChipRow
             chips={chips}
+            chipKey={(chip) => `${chip.type}:${chip.value}`}
             onRemove={(chip) => setFilters((current) => removeChip(current, chip))}
             onClear={() => setFilters(EMPTY_FILTERS)}
           />

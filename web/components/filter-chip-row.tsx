@@ -1,17 +1,18 @@
 import { Badge, Button, CloseButton, Group } from '@mantine/core';
-import type { FilterChip } from '../lib/list-view.ts';
 
 /**
- * The list's active filters (from the address bar) as removable chips with 'Clear filters'.
+ * Active filters as removable chips with 'Clear filters', for every screen that filters.
  * Mantine's Pill hides its remove button from assistive technology; these are real buttons.
  */
-export function ListFilterChips({
+export function FilterChipRow<Chip extends { label: string }>({
   chips,
+  chipKey,
   onRemove,
   onClear,
 }: {
-  chips: FilterChip[];
-  onRemove: (chip: FilterChip) => void;
+  chips: Chip[];
+  chipKey: (chip: Chip) => string;
+  onRemove: (chip: Chip) => void;
   onClear: () => void;
 }) {
   if (chips.length === 0) return null;
@@ -19,7 +20,7 @@ export function ListFilterChips({
     <Group gap="xs" role="group" aria-label="Active filters">
       {chips.map((chip) => (
         <Badge
-          key={chip.key}
+          key={chipKey(chip)}
           size="lg"
           variant="light"
           tt="none"

@@ -59,14 +59,31 @@ export const configSchema = z
     REDIS_URL: urlWithProtocols(['redis:', 'rediss:'], 'must be redis://host:port').optional(),
     BACKUP_DIR: z.string().min(1).optional(),
     BACKUP_SCHEDULE: z.string().min(1).default('0 3 * * *'),
+    // How often the sync engine wakes to take due repositories (every minute); `off` disables it.
     SYNC_SCHEDULE: z
       .string()
       .min(1)
-      .default('17 * * * *')
+      .default('* * * * *')
       .refine(
         (value) => value.trim().toLowerCase() === 'off' || isCronPattern(value),
-        'must be a cron pattern (e.g. "17 * * * *") or off',
+        'must be a cron pattern (e.g. "* * * * *") or off',
       ),
+    // How often each repository is due for a refresh.
+    SYNC_INTERVAL_HOURS: z.coerce
+      .number()
+      .min(0.01)
+      .max(24 * 365)
+      .default(24),
+    // The pace kept per GitHub token, below GitHub's secondary limits (900 REST points and
+    // 2,000 GraphQL points a minute, 100 concurrent requests) with a margin.
+    GITHUB_REST_PER_MINUTE: z.coerce.number().int().min(1).max(900).default(800),
+    GITHUB_GRAPHQL_POINTS_PER_MINUTE: z.coerce.number().int().min(1).max(2000).default(1800),
+    GITHUB_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
+    // Milliseconds per second of GitHub's `retry-after` (a secondary limit pauses the token that
+    // long; 60 s without one). 1000 in production; tests shorten GitHub's minute with it.
+    GITHUB_RETRY_AFTER_UNIT_MS: z.coerce.number().int().min(1).max(1000).default(1000),
+    // How long an interactive call (add, sync) waits for its turn before answering "queued".
+    GITHUB_INTERACTIVE_WAIT_MS: z.coerce.number().int().min(10).max(600_000).default(20_000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     GIT_COMMIT: z.string().min(1).optional(),
   })
@@ -97,6 +114,14 @@ export const configSchema = z
       backupDir: env.BACKUP_DIR ?? `${env.DATA_DIR.replace(/\/+$/, '')}/backups`,
       backupSchedule: env.BACKUP_SCHEDULE,
       syncSchedule: env.SYNC_SCHEDULE,
+      syncIntervalHours: env.SYNC_INTERVAL_HOURS,
+      githubPace: {
+        restPerMinute: env.GITHUB_REST_PER_MINUTE,
+        graphqlPointsPerMinute: env.GITHUB_GRAPHQL_POINTS_PER_MINUTE,
+        concurrency: env.GITHUB_CONCURRENCY,
+        retryAfterUnitMs: env.GITHUB_RETRY_AFTER_UNIT_MS,
+        interactiveWaitMs: env.GITHUB_INTERACTIVE_WAIT_MS,
+      },
       logLevel: env.LOG_LEVEL,
       gitCommit: env.GIT_COMMIT,
     };

@@ -18,6 +18,7 @@ import { BackupService } from './modules/backups/backups.service.ts';
 import { MeService } from './modules/me/me.service.ts';
 import { CatalogueService } from './modules/repos/catalogue.service.ts';
 import { CatalogueQueryService } from './modules/repos/catalogue-query.service.ts';
+import { registerImportJobs } from './modules/repos/import-jobs.ts';
 import { RepositorySyncService } from './modules/repos/repository-sync.service.ts';
 import { VersionsService } from './modules/repos/versions.service.ts';
 import { registerSlackMessageJob } from './notifications/slack-jobs.ts';
@@ -73,6 +74,7 @@ export function buildServices(deps: ServiceDeps) {
     resolve: deps.resolve,
   });
   const catalogue = new CatalogueService({ db, github, me, jobs, clock, config, log });
+  registerImportJobs(jobs, catalogue);
   registerSlackMessageJob(jobs, {
     readWebhook: (userId) => me.readSlackWebhook(userId),
     allowedHosts: config.webhookAllowedHosts,

@@ -83,6 +83,12 @@ export interface DateFormatOptions {
 }
 
 /** A calendar date ('22 Aug 2026' in the reader's locale); 'N/A' or 'Invalid date' otherwise. */
+/** A contributor count as screens show it: "1,234", "1000+", or "counting…" right after an import. */
+export function formatContributors(value: number | string | null, locale?: string): string {
+  if (value === null) return 'counting…';
+  return typeof value === 'number' ? formatCount(value, locale) : value;
+}
+
 export function formatDate(value: string | null | undefined, options: DateFormatOptions = {}): string {
   const date = parseDate(value);
   if (date === null) return options.missing ?? NOT_AVAILABLE;

@@ -14,7 +14,7 @@ export interface StatsRepository {
   forks: number;
   issues: number;
   commits: number;
-  contributors: number | string;
+  contributors: number | string | null;
   last_commit: string | null;
 }
 
@@ -93,7 +93,8 @@ export function filterRepositories<T extends StatsRepository>(
 }
 
 /** A contributor count ("1000+" included) as a number, capped at 1000. */
-export function contributorCount(value: number | string): number {
+export function contributorCount(value: number | string | null): number {
+  if (value === null) return 0; // still being counted
   const count = typeof value === 'number' ? value : Number(String(value).trim().replace(/\+$/, ''));
   if (!Number.isFinite(count) || count < 0) return 0;
   return Math.min(count, CONTRIBUTORS_CAP);

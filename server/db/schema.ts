@@ -1,4 +1,4 @@
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /**
  * Table types for Kysely. Timestamps are ISO-8601 UTC strings on both dialects so that rows
@@ -115,6 +115,8 @@ export interface RepositoriesTable {
   commits: number;
   contributors: number;
   contributors_capped: Flag;
+  /** 1 while the sync engine has yet to count contributors: the API answers `null`. */
+  contributors_pending: ColumnType<Flag, Flag | undefined, Flag>;
   language: string | null;
   archived: Flag;
   private: Flag;
@@ -126,6 +128,18 @@ export interface RepositoriesTable {
   etags: string;
   created_at: string;
   updated_at: string;
+}
+
+/** The sync engine's schedule, one row per repository (derived: not backed up). */
+export interface RepositorySyncStateTable {
+  repository_id: number;
+  due_at: string;
+  leased_until: string | null;
+  lease_owner: string | null;
+  last_result: 'ok' | 'not_modified' | 'renamed' | 'gone' | 'failed' | null;
+  last_error: string | null;
+  last_attempt_at: string | null;
+  failures: number;
 }
 
 export interface RepositoryAliasesTable {
@@ -203,6 +217,7 @@ export interface Database {
   versions: VersionsTable;
   repository_metrics: RepositoryMetricsTable;
   repository_tags: RepositoryTagsTable;
+  repository_sync_state: RepositorySyncStateTable;
   repository_topics: RepositoryTopicsTable;
   repository_search: RepositorySearchTable;
   users: UsersTable;

@@ -1,13 +1,17 @@
 import { Octokit } from '@octokit/core';
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
 import { RequestError } from '@octokit/request-error';
+import Bottleneck from 'bottleneck';
+import type { Redis } from 'ioredis';
 import type { Commit } from '../../shared/schemas/repositories.ts';
 import type { AppConfig } from '../config.ts';
 import { GitHubError, MESSAGES, rateLimitMessage } from './github-error.ts';
 import { countFromLink } from './link-header.ts';
+import { GitHubPacer, type PaceKind, PaceWait } from './pacer.ts';
 import { SharedQuota } from './quota.ts';
 import { QuotaBook } from './quota-book.ts';
 import { CAPPED_CONTRIBUTORS, licenseLabel, type RepositorySnapshot } from './repository-snapshot.ts';
-import { Semaphore } from './semaphore.ts';
 
 /** Stored per repository: GitHub's ETag of each list the sync reads, for conditional requests. */
 export interface Etags {
@@ -29,7 +33,33 @@ export interface GitHubClientOptions {
   /** The largest answer read (MAX_ANSWER_BYTES by default). */
   maxAnswerBytes?: number;
   userAgent?: string;
+  /** Per-token pace (GITHUB_REST_PER_MINUTE, …); GitHub's limits with a margin by default. */
+  pace?: Partial<PaceSettings>;
+  /** Shares the pace across instances (REDIS_URL). */
+  redis?: Redis;
 }
+
+export interface PaceSettings {
+  restPerMinute: number;
+  graphqlPointsPerMinute: number;
+  /** Requests in flight per token and instance. */
+  concurrency: number;
+  /** Milliseconds per second of GitHub's `retry-after`: 1000; tests shorten GitHub's minute. */
+  retryAfterUnitMs: number;
+  /** How long an interactive call waits for its token's turn before the work is queued. */
+  interactiveWaitMs: number;
+}
+
+export const DEFAULT_PACE: PaceSettings = {
+  restPerMinute: 800,
+  graphqlPointsPerMinute: 1800,
+  concurrency: 10,
+  retryAfterUnitMs: 1000,
+  interactiveWaitMs: 20_000,
+};
+
+/** Secondary-limit answers met by one request before it gives up (each pauses the token longer). */
+const MAX_SECONDARY_RETRIES = 4;
 
 /** One REST call: with `etag` it is conditional (a 304 keeps what is stored). */
 interface RestCall {
@@ -39,6 +69,13 @@ interface RestCall {
   etag?: string;
   /** What the call is about (`owner/name`, or a login), for the error message. */
   subject: string;
+  /** Epoch ms after which waiting for the token's turn gives up with PaceWait. */
+  deadline?: number;
+}
+
+/** How long a call may wait for its token's turn: `interactive` (the default) or until `deadline`. */
+export interface PaceOption {
+  deadline?: number;
 }
 
 interface RestAnswer<T> {
@@ -139,18 +176,66 @@ function describeFailure(error: unknown): string {
 
 /** A request needs at most this many calls: repos/get, commits, commit count, contributors. */
 export const FULL_FETCH_COST = 4;
-const RETRYABLE_STATUSES = new Set([500, 502, 503, 504]);
 
 /**
- * GitHub through Octokit, kind to its quota (docs/architecture.md#github-usage): conditional requests
- * with stored ETags (a 304 with a token costs nothing), counts from `Link` with `per_page=1`,
- * bounded concurrency per token, `x-ratelimit-*` and `retry-after` honoured, 409 never retried,
- * deadlines (10 s by default) covering the answer body, answers capped at 8 MiB, and failures turned into GitHubError with a message a user can act on.
+ * Octokit with GitHub's kept plugins, innermost first: `pacing` (each attempt waits for its
+ * token's turn, then gets its own deadline), `retry` (5xx once; 409 and 4xx never) and
+ * `throttling` (concurrency per token, one GraphQL query at a time, `retry-after` answered).
+ */
+const PacedOctokit = Octokit.plugin(pacing, retry, throttling);
+
+interface PacingOptions {
+  pacer: GitHubPacer;
+  key: string;
+  timeoutMs: number;
+  interactiveWaitMs: number;
+}
+
+/** The per-attempt part of the pace (docs/architecture.md#github-pacing). */
+function pacing(octokit: Octokit, options: { pacing?: PacingOptions; [option: string]: unknown }) {
+  const settings = options.pacing;
+  if (!settings) return {};
+  octokit.hook.wrap('request', async (request, requestOptions) => {
+    const kind: PaceKind = /\/graphql$/.test(new URL(requestOptions.url, 'http://github.test').pathname)
+      ? 'graphql'
+      : 'rest';
+    const extra = requestOptions.request as { paceDeadline?: number; callerSignal?: AbortSignal };
+    const deadline = extra.paceDeadline ?? Date.now() + settings.interactiveWaitMs;
+    await settings.pacer.take(settings.key, kind, 1, deadline);
+    // The deadline of the attempt starts once it may leave: waiting for the turn is not GitHub's time.
+    const timeout = AbortSignal.timeout(settings.timeoutMs);
+    requestOptions.request.signal = extra.callerSignal
+      ? AbortSignal.any([extra.callerSignal, timeout])
+      : timeout;
+    try {
+      return await request(requestOptions);
+    } catch (error) {
+      // No answer within the deadline, or too large: not retried (a GitHub that didn't answer
+      // in time would double the wait), so it leaves as itself rather than as a 500.
+      if (error instanceof RequestError && error.cause instanceof TransportFailure) throw error.cause;
+      throw error;
+    }
+  });
+  return {};
+}
+
+/**
+ * GitHub through Octokit, kind to its quota and its secondary limits
+ * (docs/architecture.md#github-usage, #github-pacing): a per-token pace shared across instances,
+ * conditional requests with stored ETags (a 304 with a token costs nothing), counts from `Link`
+ * with `per_page=1`, `x-ratelimit-*` and `retry-after` honoured, 409 never retried, deadlines
+ * (10 s by default) covering the answer body, answers capped at 8 MiB, and failures turned into
+ * GitHubError with a message a user can act on.
  */
 export class GitHubClient {
-  readonly #options: Required<Omit<GitHubClientOptions, 'serverToken'>> & { serverToken?: string };
+  readonly #options: Required<Omit<GitHubClientOptions, 'serverToken' | 'pace' | 'redis'>> & {
+    serverToken?: string;
+  };
+  readonly pace: PaceSettings;
+  readonly pacer: GitHubPacer;
   readonly #clients = new Map<string, Octokit>();
-  readonly #limits = new Map<string, Semaphore>();
+  /** Throttling groups per client: `global` bounds concurrency, `write` is GraphQL's one-at-a-time. */
+  readonly #groups: { global: Bottleneck.Group; write: Bottleneck.Group };
   readonly quotaBook = new QuotaBook();
   /** Fed by every answer to the server token (or to anonymous calls without one). */
   readonly sharedQuota: SharedQuota;
@@ -158,12 +243,43 @@ export class GitHubClient {
   constructor(options: GitHubClientOptions) {
     this.sharedQuota = options.sharedQuota ?? new SharedQuota();
     this.#options = {
-      ...options,
+      apiUrl: options.apiUrl,
+      graphqlUrl: options.graphqlUrl,
+      serverToken: options.serverToken,
       sharedQuota: this.sharedQuota,
       timeoutMs: options.timeoutMs ?? 10_000,
       maxAnswerBytes: options.maxAnswerBytes ?? MAX_ANSWER_BYTES,
       userAgent: options.userAgent ?? 'repo-tracker',
     };
+    this.pace = { ...DEFAULT_PACE, ...options.pace };
+    this.pacer = new GitHubPacer({ ...this.pace, redis: options.redis });
+    this.#groups = {
+      global: new Bottleneck.Group({ maxConcurrent: this.pace.concurrency }),
+      // GraphQL goes through the plugin's "write" group: one query at a time per token, but
+      // without its default one second between queries (40 queries would take 40 s).
+      write: new Bottleneck.Group({ maxConcurrent: 1, minTime: 0 }),
+    };
+  }
+
+  /** Per token seen (anonymous included): quota as last answered and this instance's REST pace. */
+  tokenStates(): {
+    key: string;
+    remaining: number | null;
+    limit: number | null;
+    resetAt: Date | null;
+    restPerMinute: number;
+  }[] {
+    const keys = new Set([...this.quotaBook.keys(), ...this.pacer.keys()]);
+    return [...keys].map((key) => {
+      const quota = this.quotaBook.stateOf(key);
+      return {
+        key,
+        remaining: quota?.remaining ?? null,
+        limit: quota?.limit ?? null,
+        resetAt: quota?.resetAt ?? null,
+        restPerMinute: this.pacer.restLastMinute(key),
+      };
+    });
   }
 
   /**
@@ -190,8 +306,9 @@ export class GitHubClient {
     fullName: string,
     token: string | null,
     previous?: { snapshot: RepositorySnapshot; etags: Etags },
-    options: { allowPrivate?: boolean } = {},
+    options: { allowPrivate?: boolean } & PaceOption = {},
   ): Promise<{ snapshot: RepositorySnapshot; etags: Etags }> {
+    const { deadline } = options;
     const resetAt = this.quotaBook.shortfall(token, FULL_FETCH_COST);
     if (resetAt) throw new GitHubError('rate_limited', rateLimitMessage(resetAt, token !== null), resetAt);
     const [owner, repo] = splitFullName(fullName);
@@ -203,6 +320,7 @@ export class GitHubClient {
       params: { owner, repo },
       etag: previous ? etags.repo : undefined,
       subject: fullName,
+      deadline,
     });
     let base: RepositorySnapshot;
     if (repoAnswer.status === 304 && previous) {
@@ -225,6 +343,8 @@ export class GitHubClient {
       names,
       renamed ? undefined : previous ? etags.commits : undefined,
       fullName,
+      10,
+      deadline,
     );
     if (recent.status === 304 && previous) {
       return { snapshot: { ...base, ...pickHistory(previous.snapshot) }, etags };
@@ -241,10 +361,11 @@ export class GitHubClient {
         route: 'GET /repos/{owner}/{repo}/commits',
         params: { ...names, per_page: 1 },
         subject: fullName,
+        deadline,
       });
       history.commits = countFromLink(headerString(count.headers.link), count.data.length);
     }
-    const contributors = await this.#contributorCount(token, names, fullName);
+    const contributors = await this.#contributorCount(token, names, fullName, deadline);
     return { snapshot: { ...base, ...history, ...contributors }, etags };
   }
 
@@ -307,6 +428,7 @@ export class GitHubClient {
     etag: string | undefined,
     fullName: string,
     limit = 10,
+    deadline?: number,
   ): Promise<{ status: number; commits: Commit[]; hasMore: boolean; etag?: string }> {
     try {
       const answer = await this.#rest<RestCommit[]>({
@@ -315,6 +437,7 @@ export class GitHubClient {
         params: { ...names, per_page: limit },
         etag,
         subject: fullName,
+        deadline,
       });
       if (answer.status === 304) return { status: 304, commits: [], hasMore: false };
       return {
@@ -334,6 +457,7 @@ export class GitHubClient {
     token: string | null,
     names: { owner: string; repo: string },
     fullName: string,
+    deadline?: number,
   ): Promise<{ contributors: number; contributorsCapped: boolean }> {
     try {
       const answer = await this.#rest<unknown[] | undefined>({
@@ -341,6 +465,7 @@ export class GitHubClient {
         route: 'GET /repos/{owner}/{repo}/contributors',
         params: { ...names, per_page: 1, anon: '1' },
         subject: fullName,
+        deadline,
       });
       // 204 No Content: an empty repository has no contributors.
       if (answer.status === 204 || !Array.isArray(answer.data))
@@ -357,7 +482,7 @@ export class GitHubClient {
     }
   }
 
-  /** One REST call with a time-out, the token's concurrency limit and quota bookkeeping. */
+  /** One REST call through the token's pace, with quota bookkeeping. */
   async #rest<T>(call: RestCall): Promise<RestAnswer<T>> {
     const { token, route, params, etag, subject: fullName } = call;
     // `.` and `..` are no GitHub owner or name, and in a URL they are path steps: the id
@@ -367,54 +492,40 @@ export class GitHubClient {
     if (Object.values(params).some((value) => value === '.' || value === '..')) {
       throw new GitHubError('not_found', MESSAGES.notFound(fullName));
     }
-    const octokit = this.#client(token);
-    const limit = this.#limitFor(token);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const answer = await limit.run(() =>
-          octokit.request(route, {
-            ...params,
-            headers: etag ? { 'if-none-match': etag } : {},
-            request: { signal: AbortSignal.timeout(this.#options.timeoutMs) },
-          }),
-        );
-        this.#recordQuota(token, answer.headers as Record<string, string | number | undefined>);
-        return answer as unknown as RestAnswer<T>;
-      } catch (error) {
-        const retryInMs = this.#handleFailure(error, token, fullName, attempt);
-        if (retryInMs === null) throw this.#toGitHubError(error, token, fullName);
-        if (retryInMs === 'not_modified') return { status: 304, data: undefined as T, headers: {} };
-        await new Promise((resolve) => setTimeout(resolve, retryInMs));
-      }
+    try {
+      const answer = await this.#client(token).request(route, {
+        ...params,
+        headers: etag ? { 'if-none-match': etag } : {},
+        request: { paceDeadline: call.deadline },
+      });
+      this.#recordQuota(token, answer.headers as Record<string, string | number | undefined>);
+      return answer as unknown as RestAnswer<T>;
+    } catch (error) {
+      if (error instanceof PaceWait) throw error;
+      if (!(error instanceof RequestError)) throw this.#toGitHubError(error, token, fullName);
+      const headers = (error.response?.headers ?? {}) as Record<string, string | number | undefined>;
+      this.#recordQuota(token, headers);
+      if (error.status === 304) return { status: 304, data: undefined as T, headers: {} };
+      if (error.status === 409) throw new EmptyRepository(fullName);
+      if (error.status === 403 && /too large to list contributors/i.test(error.message))
+        throw new TooLargeToCount(fullName);
+      const paused = this.#secondaryLimitWait(error);
+      if (paused) throw paused;
+      throw this.#toGitHubError(error, token, fullName);
     }
   }
 
-  /** What to do after a failed call: retry after some milliseconds, treat as 304, or give up (null). */
-  #handleFailure(
-    error: unknown,
-    token: string | null,
-    fullName: string,
-    attempt: number,
-  ): number | 'not_modified' | null {
-    if (!(error instanceof RequestError) || error.cause instanceof TransportFailure) return null;
+  /**
+   * A secondary limit the throttling plugin stopped retrying (the caller could not wait that
+   * long): the work is queued, not failed — pacing never turns into a failed item.
+   */
+  #secondaryLimitWait(error: RequestError): PaceWait | null {
+    if (!((error.status === 403 || error.status === 429) && /secondary rate/i.test(error.message)))
+      return null;
     const headers = (error.response?.headers ?? {}) as Record<string, string | number | undefined>;
-    this.#recordQuota(token, headers);
-    if (error.status === 304) return 'not_modified';
-    if (error.status === 409) throw new EmptyRepository(fullName);
-    if (error.status === 403 && /too large to list contributors/i.test(error.message))
-      throw new TooLargeToCount(fullName);
-    if (RETRYABLE_STATUSES.has(error.status) && attempt < 1) return 500;
     const retryAfter = Number(headers['retry-after']);
-    // A secondary limit with a short wait is worth one retry; a long one is reported.
-    if (
-      (error.status === 403 || error.status === 429) &&
-      Number.isFinite(retryAfter) &&
-      retryAfter <= 5 &&
-      attempt < 1
-    ) {
-      return retryAfter * 1000;
-    }
-    return null;
+    const seconds = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 60;
+    return new PaceWait(new Date(Date.now() + seconds * this.pace.retryAfterUnitMs));
   }
 
   #toGitHubError(error: unknown, token: string | null, fullName: string): GitHubError {
@@ -455,48 +566,54 @@ export class GitHubClient {
     const key = QuotaBook.keyOf(token);
     let client = this.#clients.get(key);
     if (!client) {
-      client = new Octokit({
+      const { pacer, pace } = this;
+      client = new PacedOctokit({
         auth: token ?? undefined,
         baseUrl: this.#options.apiUrl,
         userAgent: this.#options.userAgent,
-        request: { retries: 0, fetch: boundedFetch(this.#options.maxAnswerBytes) },
-      });
+        request: { fetch: boundedFetch(this.#options.maxAnswerBytes) },
+        pacing: { pacer, key, timeoutMs: this.#options.timeoutMs, interactiveWaitMs: pace.interactiveWaitMs },
+        // 5xx once after half a second; 409 (an empty repository) and 429 (the throttling
+        // plugin's) never.
+        retry: {
+          doNotRetry: [400, 401, 403, 404, 409, 410, 422, 429, 451],
+          retries: 1,
+          retryAfterBaseValue: 500,
+        },
+        throttle: {
+          id: key,
+          global: this.#groups.global,
+          write: this.#groups.write,
+          retryAfterBaseValue: pace.retryAfterUnitMs,
+          // Every instance stops sending with this token for retry-after (60 s when GitHub
+          // gives none), doubling with each further answer; the request tries again unless
+          // its caller can't wait that long (then its work is queued).
+          onSecondaryRateLimit: async (retryAfter, requestOptions, _octokit, retryCount) => {
+            const ms = retryAfter * pace.retryAfterUnitMs * 2 ** retryCount;
+            await pacer.pause(key, ms);
+            const deadline =
+              (requestOptions.request as { paceDeadline?: number } | undefined)?.paceDeadline ??
+              Date.now() + pace.interactiveWaitMs;
+            return retryCount < MAX_SECONDARY_RETRIES && Date.now() + ms <= deadline;
+          },
+          // The hour's quota is spent: reported with its reset time, never waited out in a request.
+          onRateLimit: () => false,
+        },
+      } as ConstructorParameters<typeof PacedOctokit>[0]);
       this.#clients.set(key, client);
     }
     return client;
   }
 
-  #limitFor(token: string | null): Semaphore {
-    const key = QuotaBook.keyOf(token);
-    let limit = this.#limits.get(key);
-    if (!limit) {
-      limit = new Semaphore(4);
-      this.#limits.set(key, limit);
-    }
-    return limit;
+  /** For the GraphQL batch path, which shares clients, pace and quota bookkeeping. */
+  graphqlClient(token: string): { octokit: Octokit; url: string } {
+    return { octokit: this.#client(token), url: this.#options.graphqlUrl };
   }
 
-  /** For the GraphQL batch path, which shares clients and quota bookkeeping. */
-  graphqlClient(token: string): { octokit: Octokit; url: string; limit: Semaphore; timeoutMs: number } {
-    const key = `graphql:${QuotaBook.keyOf(token)}`;
-    let limit = this.#limits.get(key);
-    if (!limit) {
-      // One GraphQL query at a time per token (docs/architecture.md#graphql-batching).
-      limit = new Semaphore(1);
-      this.#limits.set(key, limit);
-    }
-    return {
-      octokit: this.#client(token),
-      url: this.#options.graphqlUrl,
-      limit,
-      timeoutMs: this.#options.timeoutMs,
-    };
-  }
-
-  /** The contributor count alone, for the GraphQL path (GraphQL has no such count). */
-  contributorCount(fullName: string, token: string | null) {
+  /** The contributor count alone, for rows read over GraphQL (GraphQL has no such count). */
+  contributorCount(fullName: string, token: string | null, pace: PaceOption = {}) {
     const [owner, repo] = splitFullName(fullName);
-    return this.#contributorCount(token, { owner, repo }, fullName);
+    return this.#contributorCount(token, { owner, repo }, fullName, pace.deadline);
   }
 }
 
@@ -504,13 +621,18 @@ export class GitHubClient {
  * The process's client, from GITHUB_API_URL, GITHUB_GRAPHQL_URL, GITHUB_TOKEN and
  * GITHUB_TIMEOUT_MS (tests of hangs pass a shorter `timeoutMs`).
  */
-export function createGitHubClient(config: AppConfig, options: { timeoutMs?: number } = {}): GitHubClient {
+export function createGitHubClient(
+  config: AppConfig,
+  options: { timeoutMs?: number; redis?: Redis } = {},
+): GitHubClient {
   return new GitHubClient({
     apiUrl: config.githubApiUrl,
     graphqlUrl: config.githubGraphqlUrl,
     serverToken: config.githubToken,
     timeoutMs: options.timeoutMs ?? config.githubTimeoutMs,
     userAgent: `${config.appName.replace(/[^\w.-]+/g, '-')}/repo-tracker`,
+    pace: config.githubPace,
+    redis: options.redis,
   });
 }
 

@@ -1,7 +1,8 @@
 import { GraphqlResponseError } from '@octokit/graphql';
 import { RequestError } from '@octokit/request-error';
-import type { GitHubClient } from './github-client.ts';
+import type { GitHubClient, PaceOption } from './github-client.ts';
 import { GitHubError, MESSAGES, rateLimitMessage } from './github-error.ts';
+import { PaceWait } from './pacer.ts';
 import { licenseLabel, type RepositorySnapshot } from './repository-snapshot.ts';
 
 /**
@@ -96,7 +97,8 @@ export function mapGraphqlRepository(data: GraphqlRepository): RepositorySnapsho
     private: data.isPrivate,
     defaultBranch: data.defaultBranchRef?.name ?? null,
     commits: history?.totalCount ?? 0,
-    contributors: 0,
+    // GraphQL can't count contributors: the sync engine counts them over REST within the pace.
+    contributors: null,
     contributorsCapped: false,
     lastCommit: recentCommits[0]?.date ?? null,
     recentCommits,
@@ -105,13 +107,16 @@ export function mapGraphqlRepository(data: GraphqlRepository): RepositorySnapsho
 
 /**
  * Reads many repositories with a token: one GraphQL query per 25 (halved and retried on
- * 502/504), one query at a time per token, then one REST call each for the contributor count,
- * which GraphQL can't give. Each name maps to its snapshot or the error that explains it.
+ * 502/504), one query at a time per token. Contributor counts (REST only) are not read here:
+ * snapshots carry `contributors: null` and the sync engine counts them within the pace. Each
+ * name maps to its snapshot or the error that explains it; PaceWait when the token's turn
+ * comes after `pace.deadline`.
  */
 export async function fetchRepositoriesWithGraphql(
   client: GitHubClient,
   token: string,
   fullNames: string[],
+  pace: PaceOption = {},
 ): Promise<Map<string, RepositorySnapshot | GitHubError>> {
   const results = new Map<string, RepositorySnapshot | GitHubError>();
   const pending = [...fullNames];
@@ -119,12 +124,13 @@ export async function fetchRepositoriesWithGraphql(
   while (pending.length > 0) {
     const chunk = pending.slice(0, size);
     try {
-      const answers = await queryChunk(client, token, chunk);
+      const answers = await queryChunk(client, token, chunk, pace);
       for (const [fullName, answer] of answers) results.set(fullName, answer);
       pending.splice(0, chunk.length);
       // A smaller query got through: grow back towards the full size.
       size = Math.min(GRAPHQL_BATCH_SIZE, size * 2);
     } catch (error) {
+      if (error instanceof PaceWait) throw error;
       const timedOut = error instanceof RequestError && (error.status === 502 || error.status === 504);
       if (timedOut && size > 1) {
         size = Math.max(1, Math.floor(size / 2));
@@ -140,19 +146,6 @@ export async function fetchRepositoriesWithGraphql(
       for (const fullName of pending.splice(0)) results.set(fullName, failure);
     }
   }
-  await Promise.all(
-    [...results].map(async ([fullName, result]) => {
-      if (result instanceof GitHubError) return;
-      try {
-        Object.assign(result, await client.contributorCount(result.fullName, token));
-      } catch (error) {
-        results.set(
-          fullName,
-          error instanceof GitHubError ? error : new GitHubError('unreachable', MESSAGES.unreachable),
-        );
-      }
-    }),
-  );
   return results;
 }
 
@@ -160,23 +153,34 @@ async function queryChunk(
   client: GitHubClient,
   token: string,
   chunk: string[],
+  pace: PaceOption,
 ): Promise<Map<string, RepositorySnapshot | GitHubError>> {
-  const { octokit, url, limit, timeoutMs } = client.graphqlClient(token);
+  const { octokit, url } = client.graphqlClient(token);
   let data: Record<string, GraphqlRepository | null>;
   let errors: GraphqlError[] = [];
   try {
     // `url` and `request` are options only in the object form; in the (query, variables) form
     // @octokit/graphql refuses them as variable names.
-    data = await limit.run(() =>
-      octokit.graphql<Record<string, GraphqlRepository | null>>({
-        query: buildBatchQuery(chunk),
-        url,
-        request: { signal: AbortSignal.timeout(timeoutMs) },
-      }),
-    );
+    // One query at a time per token, its pace and its deadline: the client's Octokit plugins.
+    data = await octokit.graphql<Record<string, GraphqlRepository | null>>({
+      query: buildBatchQuery(chunk),
+      url,
+      request: { paceDeadline: pace.deadline },
+    });
   } catch (error) {
+    // The throttling plugin turns a RATE_LIMITED answer (the hour's points spent) into an error
+    // of its own that carries GitHub's answer.
+    const limited = error as {
+      data?: { errors?: GraphqlError[] };
+      response?: { headers?: Record<string, string> };
+    };
+    if (!(error instanceof GraphqlResponseError) && limited.data?.errors?.some(isRateLimitError)) {
+      const reset = Number(limited.response?.headers?.['x-ratelimit-reset']);
+      const resetAt = Number.isFinite(reset) ? new Date(reset * 1000) : undefined;
+      throw new GitHubError('rate_limited', rateLimitMessage(resetAt, true), resetAt);
+    }
     // Partial answers: the aliases that resolved are in `data`, the others in `errors`.
-    if (!(error instanceof GraphqlResponseError)) throw error;
+    if (!(error instanceof GraphqlResponseError)) throw unwrapPaceWait(error);
     data = (error.data ?? {}) as Record<string, GraphqlRepository | null>;
     errors = error.errors as GraphqlError[];
     if (errors.some(isRateLimitError)) {
@@ -216,4 +220,19 @@ function toBatchError(error: unknown, token: string): GitHubError {
       return new GitHubError('rate_limited', rateLimitMessage(undefined, token !== ''));
   }
   return new GitHubError('unreachable', MESSAGES.unreachable);
+}
+
+/** A secondary limit the throttling plugin gave up waiting for is a wait, not a failure. */
+function unwrapPaceWait(error: unknown): unknown {
+  if (
+    error instanceof RequestError &&
+    (error.status === 403 || error.status === 429) &&
+    /secondary rate/i.test(error.message)
+  ) {
+    const retryAfter = Number(
+      (error.response?.headers as Record<string, string | undefined>)?.['retry-after'],
+    );
+    return new PaceWait(new Date(Date.now() + (Number.isFinite(retryAfter) ? retryAfter : 60) * 1000));
+  }
+  return error;
 }

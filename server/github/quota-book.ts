@@ -36,6 +36,14 @@ export class QuotaBook {
     });
   }
 
+  keys(): string[] {
+    return [...this.#states.keys()];
+  }
+
+  stateOf(key: string): QuotaState | undefined {
+    return this.#states.get(key);
+  }
+
   markExhausted(token: string | null, resetAt: Date): void {
     const known = this.#states.get(QuotaBook.keyOf(token));
     this.#states.set(QuotaBook.keyOf(token), { remaining: 0, limit: known?.limit ?? 0, resetAt });

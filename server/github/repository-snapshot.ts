@@ -18,7 +18,8 @@ export interface RepositorySnapshot {
   private: boolean;
   defaultBranch: string | null;
   commits: number;
-  contributors: number;
+  /** Null when this path can't count them (GraphQL): the stored count stays, or is counted later. */
+  contributors: number | null;
   /** GitHub refused to count contributors: `contributors` is a lower bound. */
   contributorsCapped: boolean;
   lastCommit: string | null;

@@ -106,17 +106,19 @@ export async function finishClaimedJob(
 export async function rescheduleClaimedJob(
   db: Db,
   claim: Claim,
-  retry: { runAt: string; error: string; now: string },
+  retry: { runAt: string; error: string | null; now: string; refundAttempt?: boolean },
 ): Promise<boolean> {
   const result = await db
     .updateTable('jobs')
-    .set({
+    .set((eb) => ({
       run_at: retry.runAt,
       last_error: retry.error,
       lease_owner: null,
       lease_until: null,
       updated_at: retry.now,
-    })
+      // Put back for a reason that is not the job's (GitHub's pace): the attempt doesn't count.
+      ...(retry.refundAttempt ? { attempts: eb('attempts', '-', 1) } : {}),
+    }))
     .where('id', '=', claim.id)
     .where('lease_owner', '=', claim.owner)
     .where('attempts', '=', claim.attempts)

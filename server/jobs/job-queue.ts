@@ -52,6 +52,18 @@ export interface JobKindOptions {
 /** A failure retrying can't fix (refused configuration, a 4xx): the job fails at once. */
 export class PermanentJobError extends Error {}
 
+/**
+ * Not a failure: the job can't run before `at` (GitHub's pace for its token is spent). It is
+ * put back for then without using up an attempt.
+ */
+export class RetryJobAt extends Error {
+  readonly at: Date;
+  constructor(at: Date, reason: string) {
+    super(reason);
+    this.at = at;
+  }
+}
+
 /** The reason an attempt is aborted when the queue stops. */
 class ShutdownError extends Error {
   constructor() {
@@ -330,6 +342,18 @@ export class JobQueue {
           runAt: now.toISOString(),
           error: message,
           now: now.toISOString(),
+        }),
+      );
+      return;
+    }
+    if (error instanceof RetryJobAt) {
+      this.#log.debug({ job_id: job.id, kind: job.kind, run_at: error.at.toISOString() }, 'job put back');
+      await this.#record(job, 'put back', () =>
+        rescheduleClaimedJob(this.#db, claim, {
+          runAt: error.at.toISOString(),
+          error: null,
+          now: now.toISOString(),
+          refundAttempt: true,
         }),
       );
       return;

@@ -6,8 +6,13 @@ import { requiredString } from './auth.ts';
 // Entities (docs/product.md#entities)
 // ---------------------------------------------------------------------------------------------
 
-/** A number, or "1000+" when GitHub refuses to count (the contributor list is too large). */
-export const contributorsSchema = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+\+$/)]);
+/**
+ * A number, "1000+" when GitHub refuses to count (the contributor list is too large), or null
+ * while the sync engine is still counting after an import (the screens say "counting…").
+ */
+export const contributorsSchema = z
+  .union([z.number().int().nonnegative(), z.string().regex(/^\d+\+$/)])
+  .nullable();
 
 export const commentSchema = z
   .object({
@@ -228,6 +233,14 @@ export const addRepositoryResponseSchema = repositoryResponseSchema.extend({
   notification: addNotificationSchema.optional(),
 });
 export type AddRepositoryResponse = z.infer<typeof addRepositoryResponseSchema>;
+/**
+ * 202: GitHub's pace for the caller's token is used up for longer than an interactive call
+ * waits (docs/product.md#github-pace); the work is queued and finishes in the background.
+ */
+export const queuedResponseSchema = z
+  .object({ queued: z.literal(true), eta: z.string(), message: z.string() })
+  .meta({ id: 'Queued' });
+export type QueuedResponse = z.infer<typeof queuedResponseSchema>;
 export const existsResponseSchema = z.object({ exists: z.boolean() });
 export const commentResponseSchema = z.object({ comment: commentSchema });
 export const versionResponseSchema = z.object({ version: versionSchema });
@@ -259,22 +272,47 @@ export const compareResponseSchema = z
   .meta({ id: 'VersionComparison' });
 export type CompareResponse = z.infer<typeof compareResponseSchema>;
 
+/**
+ * What happened to a line (docs/product.md#batch-statuses): `added` by this request, `skipped`
+ * (already in the catalogue and visible to the caller), `queued` (GitHub's pace or quota is
+ * spent for now; `eta` says when it will be added) or `failed` (GitHub refused it, or the line
+ * is malformed). `ok` stays "added by this request".
+ */
+export const BATCH_STATUSES = ['added', 'skipped', 'queued', 'failed'] as const;
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
 export const batchResultItemSchema = z.object({
   index: z.number().int(),
   input: z.string(),
   ok: z.boolean(),
+  status: z.enum(BATCH_STATUSES),
   repository: repositorySummarySchema.optional(),
   error: z.string().optional(),
+  eta: z.string().optional(),
 });
 export type BatchResultItem = z.infer<typeof batchResultItemSchema>;
-export const batchResponseSchema = z
-  .object({ results: z.array(batchResultItemSchema), succeeded: z.number().int(), failed: z.number().int() })
-  .meta({ id: 'BatchResult' });
-export const batchDoneLineSchema = z.object({
-  done: z.literal(true),
+const batchCounts = {
+  /** Added by this request. */
   succeeded: z.number().int(),
+  /** Only `failed` lines. */
   failed: z.number().int(),
-});
+  skipped: z.number().int(),
+  queued: z.number().int(),
+};
+export const batchResponseSchema = z
+  .object({ results: z.array(batchResultItemSchema), ...batchCounts })
+  .meta({ id: 'BatchResult' });
+export const batchDoneLineSchema = z.object({ done: z.literal(true), ...batchCounts });
+export type BatchCounts = { succeeded: number; failed: number; skipped: number; queued: number };
+
+/** The done line's counts from the items. */
+export function countBatch(items: readonly Pick<BatchResultItem, 'status'>[]): BatchCounts {
+  const counts: BatchCounts = { succeeded: 0, failed: 0, skipped: 0, queued: 0 };
+  for (const item of items) {
+    if (item.status === 'added') counts.succeeded += 1;
+    else counts[item.status] += 1;
+  }
+  return counts;
+}
 
 export const adminRepositoryListResponseSchema = z
   .object({ repositories: z.array(repositorySummarySchema), total: z.number().int() })

@@ -184,9 +184,9 @@ describe.concurrent.each(Object.keys(FAULTS) as Fault[])('with %s', (fault) => {
         .split('\n')
         .map((line) => JSON.parse(line));
       expect(lines).toEqual([
-        { index: 0, input: 'vuejs/core', ok: false, error: MESSAGES.unreachable },
-        { index: 1, input: 'sveltejs/svelte', ok: false, error: MESSAGES.unreachable },
-        { done: true, succeeded: 0, failed: 2 },
+        { index: 0, input: 'vuejs/core', ok: false, status: 'failed', error: MESSAGES.unreachable },
+        { index: 1, input: 'sveltejs/svelte', ok: false, status: 'failed', error: MESSAGES.unreachable },
+        { done: true, succeeded: 0, failed: 2, skipped: 0, queued: 0 },
       ]);
     });
 

@@ -6,6 +6,7 @@ import {
   BATCH_MAX_ITEMS,
   type BatchResultItem,
   INVALID_REPOSITORY_FORMAT,
+  type QueuedResponse,
   type Repository,
   type RepositorySummary,
 } from '../../../shared/schemas/repositories.ts';
@@ -15,6 +16,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Etags, GitHubClient } from '../../github/github-client.ts';
 import { GitHubError, MESSAGES } from '../../github/github-error.ts';
 import { fetchRepositoriesWithGraphql, GRAPHQL_BATCH_SIZE } from '../../github/graphql-batch.ts';
+import { PaceWait } from '../../github/pacer.ts';
 import type { RepositorySnapshot } from '../../github/repository-snapshot.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/app-error.ts';
@@ -22,7 +24,21 @@ import { type Clock, isoNow } from '../../lib/clock.ts';
 import { SLACK_MESSAGE_JOB, type SlackMessagePayload } from '../../notifications/slack-jobs.ts';
 import { addedMessage } from '../../notifications/slack-notifier.ts';
 import type { MeService } from '../me/me.service.ts';
-import { presentRepository, presentSummary, rowFieldsOfSnapshot } from './repo-presenter.ts';
+import {
+  COUNT_CONTRIBUTORS_JOB,
+  type CountContributorsPayload,
+  paceEta,
+  QUEUED_ADD_JOB,
+  type QueuedAddPayload,
+  QueuePlan,
+} from './import-jobs.ts';
+import { queuedAnswer } from './paced-work.ts';
+import {
+  newRowFieldsOfSnapshot,
+  presentRepository,
+  presentSummary,
+  rowFieldsOfSnapshot,
+} from './repo-presenter.ts';
 import type { RepositoryRow, Viewer } from './repos.queries.ts';
 import * as queries from './repos.queries.ts';
 
@@ -118,18 +134,28 @@ export class CatalogueService {
 
   // ---- adding --------------------------------------------------------------------------------
 
-  /** POST /repositories/: one line, one Slack message. */
+  /**
+   * POST /repositories/: one line, one Slack message. When the token's pace is spent for longer
+   * than the call waits, the line is queued (docs/product.md#github-pace).
+   */
   async add(
     viewer: Viewer,
     input: AddInput,
-  ): Promise<{ repository: Repository; notification?: AddNotification }> {
+  ): Promise<{ repository: Repository; notification?: AddNotification } | QueuedResponse> {
     const fullName = toFullName(input);
     if (!fullName)
       throw badRequest(INVALID_REPOSITORY_FORMAT, {
         [input.url !== undefined ? 'url' : 'id']: INVALID_REPOSITORY_FORMAT,
       });
     const personal = await this.personalToken(viewer.id);
-    const row = await this.#addOne(viewer, fullName, input.tags, personal);
+    let row: RepositoryRow;
+    try {
+      row = await this.#addOne(viewer, fullName, input.tags, personal);
+    } catch (error) {
+      if (!(error instanceof PaceWait)) throw error;
+      await this.#queueLine(viewer, fullName, input.tags, error.eta);
+      return queuedAnswer(error.eta, `adding ${fullName}`);
+    }
     const repository = await this.present(row.id);
     if (!input.notify_slack) return { repository };
     const notification = await this.#notify(viewer, [
@@ -139,8 +165,11 @@ export class CatalogueService {
   }
 
   /**
-   * POST /repositories/batch: items one at a time, in order, each answered as soon as it is
-   * done. With a token the upcoming items are read 25 at a time over GraphQL first.
+   * POST /repositories/batch: items one at a time, in order, each answered as soon as its row
+   * exists (docs/product.md#batch-statuses). With a token the upcoming items are read 25 at a
+   * time over GraphQL and contributor counts are left to the engine (`counting…`). Once GitHub's
+   * pace or quota is spent for longer than the call waits, the remaining lines are queued with
+   * an ETA instead of failing; only lines GitHub refuses (or malformed ones) fail.
    */
   async *addBatch(
     viewer: Viewer,
@@ -158,12 +187,27 @@ export class CatalogueService {
     const prefetched = new Map<string, RepositorySnapshot | GitHubError>();
     const examined = new Set<string>();
     const added: { id: string; url: string; stars: number }[] = [];
+    /** Set once GitHub can't take more now: later lines are queued from this time on. */
+    let queue: QueuePlan | null = null;
     for (const item of parsed) {
-      if (token && item.fullName && !examined.has(item.fullName.toLowerCase())) {
-        await this.#prefetch(viewer, token, parsed.slice(item.index), prefetched, examined);
+      const base = { index: item.index, input: item.input };
+      if (!item.fullName) {
+        yield { ...base, ok: false, status: 'failed', error: INVALID_REPOSITORY_FORMAT };
+        continue;
       }
       try {
-        if (!item.fullName) throw badRequest(INVALID_REPOSITORY_FORMAT);
+        if (queue) {
+          // Already catalogued lines are still answered at once; the rest wait their turn.
+          const visible = await this.#visibleRow(viewer, item.fullName);
+          if (visible) throw conflict(`${visible.full_name} is already in the catalogue.`);
+          const eta = queue.next();
+          await this.#queueLine(viewer, item.fullName, tags, eta);
+          yield { ...base, ok: false, status: 'queued', eta: eta.toISOString() };
+          continue;
+        }
+        if (token && !examined.has(item.fullName.toLowerCase())) {
+          await this.#prefetch(viewer, token, parsed.slice(item.index), prefetched, examined);
+        }
         const row = await this.#addOne(
           viewer,
           item.fullName,
@@ -173,14 +217,81 @@ export class CatalogueService {
         );
         const repository = presentSummary({ ...row, comment_count: 0, version_count: 0 });
         added.push({ id: repository.id, url: repository.url, stars: repository.stars });
-        yield { index: item.index, input: item.input, ok: true, repository };
+        yield { ...base, ok: true, status: 'added', repository };
       } catch (error) {
+        const waitUntil = paceEta(error);
+        if (waitUntil) {
+          const quotaSpent = error instanceof GitHubError && error.kind === 'rate_limited';
+          queue = new QueuePlan(waitUntil, this.#deps.github, token, quotaSpent);
+          const eta = queue.next();
+          await this.#queueLine(viewer, item.fullName, tags, eta);
+          yield { ...base, ok: false, status: 'queued', eta: eta.toISOString() };
+          continue;
+        }
         // An item's own failure (its answer's message); anything else ends the batch.
         if (!(error instanceof AppError || error instanceof GitHubError)) throw error;
-        yield { index: item.index, input: item.input, ok: false, error: error.message };
+        const skipped = error instanceof AppError && error.statusCode === 409;
+        yield { ...base, ok: false, status: skipped ? 'skipped' : 'failed', error: error.message };
       }
     }
     if (notifySlack && added.length > 0) await this.#notify(viewer, added);
+  }
+
+  /** The line waits for GitHub: added in the background by `eta` (docs/product.md#github-pace). */
+  async #queueLine(viewer: Viewer, fullName: string, tags: string | undefined, eta: Date) {
+    const payload: QueuedAddPayload = { user_id: viewer.id, full_name: fullName, tags: tags ?? null };
+    await this.#deps.jobs.enqueue(QUEUED_ADD_JOB, payload, { runAt: eta });
+  }
+
+  async #visibleRow(viewer: Viewer, fullName: string): Promise<RepositoryRow | null> {
+    const row = await queries.findRepositoryByName(this.#deps.db, fullName);
+    return row && (await this.#canSee(row, viewer)) ? row : null;
+  }
+
+  /**
+   * A queued line's turn (the QUEUED_ADD_JOB handler): added like a batch line, waiting for
+   * the token's turn until `deadline`. Already catalogued or refused by GitHub: nothing to do.
+   */
+  async addQueuedLine(payload: QueuedAddPayload, deadline: number): Promise<'added' | 'skipped' | 'failed'> {
+    const user = await queries.findActiveViewer(this.#deps.db, payload.user_id);
+    if (!user) return 'failed';
+    const personal = await this.personalToken(user.id);
+    try {
+      await this.#addOne(user, payload.full_name, payload.tags ?? undefined, personal, undefined, deadline);
+      return 'added';
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode === 409) return 'skipped';
+      if (error instanceof AppError || (error instanceof GitHubError && error.kind === 'not_found'))
+        return 'failed';
+      throw error;
+    }
+  }
+
+  /**
+   * Counts the contributors of a row read over GraphQL (the COUNT_CONTRIBUTORS_JOB handler),
+   * with the token of the member who added it, within its pace.
+   */
+  async countContributors(repositoryId: number, userId: number | null, deadline: number): Promise<void> {
+    const { db, github, clock } = this.#deps;
+    const row = await queries.findRepositoryById(db, repositoryId);
+    if (row?.contributors_pending !== 1) return;
+    const personal = userId === null ? null : await this.personalToken(userId);
+    const token = row.private === 1 ? personal : github.tokenFor(personal);
+    let counted: { contributors: number; contributorsCapped: boolean };
+    try {
+      counted = await github.contributorCount(row.full_name, token, { deadline });
+    } catch (error) {
+      // Gone from GitHub (or no longer readable): nothing to count; the next sync says more.
+      if (!(error instanceof GitHubError && error.kind === 'not_found')) throw error;
+      counted = { contributors: 0, contributorsCapped: false };
+    }
+    const updated = await queries.updateRepository(db, row.id, {
+      contributors: counted.contributors,
+      contributors_capped: counted.contributorsCapped ? 1 : 0,
+      contributors_pending: 0,
+      updated_at: isoNow(clock),
+    });
+    await this.#recordMetrics(updated);
   }
 
   /** The names an import would add: a user's stars, or an owner's repositories (at most a batch). */
@@ -225,6 +336,7 @@ export class CatalogueService {
     tags: string | undefined,
     personal: string | null,
     prefetched?: RepositorySnapshot | GitHubError,
+    deadline?: number,
   ): Promise<RepositoryRow> {
     const { db, github } = this.#deps;
     const existing = await queries.findRepositoryByName(db, fullName);
@@ -244,6 +356,7 @@ export class CatalogueService {
     } else {
       const fetched = await github.fetchRepository(fullName, token, undefined, {
         allowPrivate: personal !== null && token === personal,
+        deadline,
       });
       snapshot = fetched.snapshot;
       etags = fetched.etags;
@@ -264,7 +377,7 @@ export class CatalogueService {
     let row: RepositoryRow;
     try {
       row = await queries.insertRepository(db, {
-        ...rowFieldsOfSnapshot(snapshot),
+        ...newRowFieldsOfSnapshot(snapshot),
         user_id: viewer.id,
         tags: normalizeTags(tags),
         notes: '',
@@ -280,6 +393,11 @@ export class CatalogueService {
       throw error;
     }
     if (snapshot.private) await queries.grantAccess(db, row.id, viewer.id, now);
+    // Read over GraphQL: the contributor count follows within the token's pace.
+    if (row.contributors_pending === 1) {
+      const payload: CountContributorsPayload = { repository_id: row.id, user_id: viewer.id };
+      await this.#deps.jobs.enqueue(COUNT_CONTRIBUTORS_JOB, payload);
+    }
     // Added under a former name (GitHub answered 301): that name keeps resolving too.
     if (snapshot.fullName.toLowerCase() !== fullName.toLowerCase())
       await queries.addAlias(db, row.id, fullName);

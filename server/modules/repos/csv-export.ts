@@ -17,7 +17,8 @@ const COLUMNS: { header: string; value: (repository: RepositorySummary) => strin
   { header: 'forks', value: (r) => r.forks },
   { header: 'open_issues', value: (r) => r.issues },
   { header: 'commits', value: (r) => r.commits },
-  { header: 'contributors', value: (r) => r.contributors },
+  // Empty while the engine is still counting.
+  { header: 'contributors', value: (r) => r.contributors ?? '' },
   { header: 'last_commit', value: (r) => r.last_commit ?? '' },
   { header: 'last_synced', value: (r) => r.last_synced ?? '' },
   { header: 'archived', value: (r) => (r.archived ? 'yes' : 'no') },

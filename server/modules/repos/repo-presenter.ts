@@ -19,7 +19,13 @@ export function presentSummary(row: RepositoryListRow): RepositorySummary {
     issues: row.issues,
     commits: row.commits,
     total_commits: row.commits,
-    contributors: row.contributors_capped === 1 ? `${row.contributors}+` : row.contributors,
+    // Null while the sync engine is still counting (docs/product.md#counting-contributors).
+    contributors:
+      row.contributors_pending === 1
+        ? null
+        : row.contributors_capped === 1
+          ? `${row.contributors}+`
+          : row.contributors,
     last_commit: row.last_commit,
     last_synced: row.last_synced,
     created_at: row.created_at,
@@ -69,15 +75,41 @@ export function snapshotOfRow(row: RepositoryRow): RepositorySnapshot {
     private: row.private === 1,
     defaultBranch: row.default_branch,
     commits: row.commits,
-    contributors: row.contributors,
+    contributors: row.contributors_pending === 1 ? null : row.contributors,
     contributorsCapped: row.contributors_capped === 1,
     lastCommit: row.last_commit,
     recentCommits: parseCommits(row.recent_commits),
   };
 }
 
-/** Columns a sync writes from a snapshot. */
+/**
+ * Columns a sync writes from a snapshot. A snapshot without a contributor count (GraphQL)
+ * leaves the stored count alone; see `newRowFieldsOfSnapshot` for a new row.
+ */
 export function rowFieldsOfSnapshot(snapshot: RepositorySnapshot) {
+  return {
+    ...snapshotColumns(snapshot),
+    ...(snapshot.contributors === null
+      ? {}
+      : {
+          contributors: snapshot.contributors,
+          contributors_capped: snapshot.contributorsCapped ? (1 as const) : (0 as const),
+          contributors_pending: 0 as const,
+        }),
+  };
+}
+
+/** Columns of a new row: without a contributor count it is left to the engine to count. */
+export function newRowFieldsOfSnapshot(snapshot: RepositorySnapshot) {
+  return {
+    ...snapshotColumns(snapshot),
+    contributors: snapshot.contributors ?? 0,
+    contributors_capped: snapshot.contributorsCapped ? (1 as const) : (0 as const),
+    contributors_pending: snapshot.contributors === null ? (1 as const) : (0 as const),
+  };
+}
+
+function snapshotColumns(snapshot: RepositorySnapshot) {
   return {
     full_name: snapshot.fullName,
     github_id: snapshot.githubId,
@@ -90,8 +122,6 @@ export function rowFieldsOfSnapshot(snapshot: RepositorySnapshot) {
     forks: snapshot.forks,
     issues: snapshot.issues,
     commits: snapshot.commits,
-    contributors: snapshot.contributors,
-    contributors_capped: snapshot.contributorsCapped ? (1 as const) : (0 as const),
     language: snapshot.language,
     archived: snapshot.archived ? (1 as const) : (0 as const),
     private: snapshot.private ? (1 as const) : (0 as const),

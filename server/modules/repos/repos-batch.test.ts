@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { batchDoneLineSchema, batchResultItemSchema } from '../../../shared/schemas/repositories.ts';
 import { listDoubleRepositories } from '../../../test/github-double/index.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
@@ -41,8 +41,14 @@ describe('POST /repositories/batch', () => {
     });
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(body).toMatchObject({ succeeded: 1, failed: 3 });
+    expect(body).toMatchObject({ succeeded: 1, failed: 2, skipped: 1, queued: 0 });
     expect(body.results.map((item: { index: number }) => item.index)).toEqual([0, 1, 2, 3]);
+    expect(body.results.map((item: { status: string }) => item.status)).toEqual([
+      'added',
+      'failed',
+      'skipped',
+      'failed',
+    ]);
     expect(body.results[0]).toMatchObject({
       ok: true,
       input: 'https://github.com/redis/redis',
@@ -70,7 +76,13 @@ describe('POST /repositories/batch', () => {
     expect(lines).toHaveLength(3);
     expect(batchResultItemSchema.parse(lines[0])).toMatchObject({ index: 0, ok: true });
     expect(batchResultItemSchema.parse(lines[1])).toMatchObject({ index: 1, ok: false });
-    expect(batchDoneLineSchema.parse(lines[2])).toEqual({ done: true, succeeded: 1, failed: 1 });
+    expect(batchDoneLineSchema.parse(lines[2])).toEqual({
+      done: true,
+      succeeded: 1,
+      failed: 1,
+      skipped: 0,
+      queued: 0,
+    });
   });
 
   it('validates the body', async () => {
@@ -80,21 +92,33 @@ describe('POST /repositories/batch', () => {
     expect((await batch({})).statusCode).toBe(400);
   });
 
-  it('without a token, adds what the anonymous quota pays for and says when the rest can continue', async () => {
+  it('without a token, adds what the anonymous quota pays for and queues the rest with hourly ETAs', async () => {
     const names = listDoubleRepositories()
       .filter((repository) => !repository.special)
-      .slice(200, 220)
+      .slice(200, 240)
       .map((repository) => ({ id: repository.fullName }));
     const response = await batch({ items: names });
     const body = response.json();
     // 60 anonymous requests an hour, up to 4 per repository.
     expect(body.succeeded).toBeGreaterThanOrEqual(14);
     expect(body.succeeded).toBeLessThanOrEqual(20);
-    expect(body.failed).toBe(names.length - body.succeeded);
-    const refused = body.results.filter((item: { ok: boolean }) => !item.ok);
-    for (const item of refused)
-      expect(item.error).toMatch(/rate limit is used up. Try again after \d\d:\d\d UTC/);
+    expect(body).toMatchObject({ failed: 0, skipped: 0, queued: names.length - body.succeeded });
+    const reset = t.github.quota().reset * 1000;
+    const etas = body.results
+      .filter((item: { status: string }) => item.status === 'queued')
+      .map((item: { eta: string }) => Date.parse(item.eta));
+    expect(Math.min(...etas)).toBe(reset);
+    // 15 lines an hour after that: the last of 20+ queued lines waits for a later hour.
+    expect(Math.max(...etas)).toBe(reset + 3600_000);
+    expect(t.github.requests.length).toBeLessThanOrEqual(60);
     expect(t.github.quota().remaining).toBeGreaterThanOrEqual(0);
+    // Each queued line is a durable job, due at its ETA.
+    const jobs = await t.app.db
+      .selectFrom('jobs')
+      .select(['run_at'])
+      .where('kind', '=', 'repositories:add-queued')
+      .execute();
+    expect(jobs).toHaveLength(body.queued);
   });
 });
 
@@ -125,12 +149,11 @@ describe('POST /repositories/batch with a token (GraphQL)', () => {
       payload: { items },
     });
 
-  it('reads 100 lines with at most 4 GraphQL requests plus one contributor call each, values equal to REST', async () => {
-    const fullNames = names(1000, 100);
+  it('adds 50 lines from 2 GraphQL requests, then counts contributors in the background, values equal to REST', async () => {
+    const fullNames = names(1000, 50);
     const response = await importBatch(fullNames.map((id) => ({ id })));
-    expect(response.json()).toMatchObject({ succeeded: 100, failed: 0 });
-    expect(t.github.counts.get('POST /graphql')).toBeLessThanOrEqual(4);
-    expect(t.github.counts.get('GET /repos/{owner}/{repo}/contributors')).toBe(100);
+    expect(response.json()).toMatchObject({ succeeded: 50, failed: 0, skipped: 0, queued: 0 });
+    expect(t.github.counts.get('POST /graphql')).toBe(2);
     expect(t.github.counts.get('GET /repos/{owner}/{repo}')).toBe(0);
 
     const sample = response.json().results[7].repository;
@@ -140,9 +163,29 @@ describe('POST /repositories/batch with a token (GraphQL)', () => {
       forks: expected?.forks,
       issues: expected?.openIssuesCount,
       commits: expected?.commitCount,
-      contributors: expected?.contributorCount,
+      // Counting…
+      contributors: null,
       last_commit: expected?.lastCommitAt,
     });
+    await vi.waitFor(
+      async () => {
+        const pending = await t.app.db
+          .selectFrom('repositories')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('contributors_pending', '=', 1)
+          .executeTakeFirstOrThrow();
+        expect(Number(pending.n)).toBe(0);
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+    // One REST call each: 1.04 requests per imported repository in all.
+    expect(t.github.counts.get('GET /repos/{owner}/{repo}/contributors')).toBe(50);
+    const counted = await t.app.inject({
+      method: 'GET',
+      url: `/repositories/${encodeURIComponent(sample.id)}`,
+      headers: importer.headers,
+    });
+    expect(counted.json().repository.contributors).toBe(expected?.contributorCount);
   });
 
   it('fails only the missing lines of a partial answer', async () => {
@@ -168,12 +211,17 @@ describe('POST /repositories/batch with a token (GraphQL)', () => {
     ).toBe(true);
   });
 
-  it('says when the GraphQL quota is spent', async () => {
-    t.github.inject.rateLimit({ resource: 'graphql', untilEpochS: Math.floor(Date.now() / 1000) + 600 });
+  it('queues the lines, with the reset as ETA, when the GraphQL quota is spent', async () => {
+    const until = Math.floor(Date.now() / 1000) + 600;
+    t.github.inject.rateLimit({ resource: 'graphql', untilEpochS: until });
     const response = await importBatch(names(1400, 3).map((id) => ({ id })));
     const body = response.json();
-    expect(body.failed).toBe(3);
-    expect(body.results[0].error).toMatch(/rate limit is used up/);
+    expect(body).toMatchObject({ succeeded: 0, failed: 0, queued: 3 });
+    expect(body.results[0]).toMatchObject({
+      ok: false,
+      status: 'queued',
+      eta: new Date(until * 1000).toISOString(),
+    });
   });
 });
 

@@ -94,12 +94,26 @@ describe('PUT /repositories/{id} (update from GitHub)', () => {
     expect(stored).toMatchObject({ gone: true, stars: before.stars, description: before.description });
   });
 
-  it('reports a secondary limit with its retry-after', async () => {
+  it('queues the update when a secondary limit outlasts the wait, and says by when', async () => {
     await add('pytorch/pytorch');
     t.github.inject.secondaryLimit(120);
+    const started = Date.now();
     const response = await call(member, 'PUT', repoPath('pytorch/pytorch'));
-    expect(response.statusCode).toBe(429);
-    expect(response.json().retry_after).toBeGreaterThan(100);
+    // GITHUB_INTERACTIVE_WAIT_MS is 1 s in tests: the answer doesn't wait out the pause.
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(response.statusCode).toBe(202);
+    expect(response.json()).toMatchObject({ queued: true, message: expect.stringMatching(/queued/) });
+    // The engine takes it when the pause is over (retry-after 120 s, 5 ms a second in tests).
+    const state = await t.app.db
+      .selectFrom('repository_sync_state')
+      .innerJoin('repositories', 'repositories.id', 'repository_sync_state.repository_id')
+      .select('due_at')
+      .where('repositories.full_name', '=', 'pytorch/pytorch')
+      .executeTakeFirstOrThrow();
+    expect(state.due_at).toBe(response.json().eta);
+    t.github.inject.clear();
+    // The token stays paused (1.2 s here) for the next test's calls.
+    await new Promise((resolve) => setTimeout(resolve, 1300));
   });
 
   it('retries one GitHub outage answer, then reports it as unreachable', async () => {

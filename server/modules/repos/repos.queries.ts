@@ -82,6 +82,21 @@ export function normalizeCounts<T extends { comment_count: unknown; version_coun
   };
 }
 
+export async function findRepositoryById(db: Db, id: number): Promise<RepositoryRow | undefined> {
+  return db.selectFrom('repositories').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The member background work acts for, while their account is active; else undefined. */
+export async function findActiveViewer(db: Db, userId: number): Promise<Viewer | undefined> {
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'is_admin'])
+    .where('id', '=', userId)
+    .where('is_active', '=', 1)
+    .executeTakeFirst();
+  return user ? { id: user.id, is_admin: user.is_admin === 1 } : undefined;
+}
+
 /** By current or former full name (renames keep old ids working), case-insensitively. */
 export async function findRepositoryByName(db: Db, fullName: string): Promise<RepositoryRow | undefined> {
   const lower = fullName.toLowerCase();

@@ -23,10 +23,12 @@ import {
   commitsResponseSchema,
   compareQuerySchema,
   compareResponseSchema,
+  countBatch,
   existsResponseSchema,
   importBodySchema,
   metadataBodySchema,
   metricsResponseSchema,
+  queuedResponseSchema,
   repositoryIdParamsSchema,
   repositoryResponseSchema,
   versionBodySchema,
@@ -86,11 +88,16 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Add one repository from GitHub',
         security,
+        description:
+          '201 with the repository once added; 202 `{ queued, eta, message }` when GitHub’s pace for the token is spent for longer than a call waits: it is added in the background by `eta`.',
         body: addRepositoryBodySchema,
-        response: { 201: addRepositoryResponseSchema, ...errors },
+        response: { 201: addRepositoryResponseSchema, 202: queuedResponseSchema, ...errors },
       },
     },
-    async (request, reply) => reply.code(201).send(await catalogue.add(requireUser(request), request.body)),
+    async (request, reply) => {
+      const outcome = await catalogue.add(requireUser(request), request.body);
+      return 'queued' in outcome ? reply.code(202).send(outcome) : reply.code(201).send(outcome);
+    },
   );
 
   app.post(
@@ -101,7 +108,7 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Add many repositories, in order',
         description:
-          'With `Accept: application/x-ndjson` the answer streams one line per item as it finishes (`{ index, input, ok, repository?, error? }`), then `{ done: true, succeeded, failed }`. Otherwise one JSON object at the end.',
+          'With `Accept: application/x-ndjson` the answer streams one line per item as it finishes (`{ index, input, ok, status, repository?, error?, eta? }`; status is added, skipped, queued or failed), then `{ done: true, succeeded, failed, skipped, queued }`. Otherwise one JSON object at the end.',
         security,
         body: batchBodySchema,
         response: { 200: batchResponseSchema, ...errors },
@@ -224,12 +231,17 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Update from GitHub (empty body)',
+        description:
+          '200 with the refreshed repository; 202 `{ queued, eta, message }` when GitHub’s pace for the token is spent for longer than a call waits: the sync engine refreshes it by `eta`.',
         security,
         params: repositoryIdParamsSchema,
-        response: { 200: repositoryResponseSchema, ...errors },
+        response: { 200: repositoryResponseSchema, 202: queuedResponseSchema, ...errors },
       },
     },
-    async (request) => ({ repository: await sync.sync(requireUser(request), request.params.id) }),
+    async (request, reply) => {
+      const outcome = await sync.sync(requireUser(request), request.params.id);
+      return 'queued' in outcome ? reply.code(202).send(outcome) : { repository: outcome };
+    },
   );
 
   app.delete(
@@ -430,17 +442,14 @@ async function sendBatch(
   }
   const collected: BatchResultItem[] = [];
   for await (const item of results) collected.push(item);
-  const succeeded = collected.filter((item) => item.ok).length;
-  return reply.send({ results: collected, succeeded, failed: collected.length - succeeded });
+  return reply.send({ results: collected, ...countBatch(collected) });
 }
 
 async function* ndjsonLines(results: AsyncGenerator<BatchResultItem>) {
-  let succeeded = 0;
-  let failed = 0;
+  const seen: Pick<BatchResultItem, 'status'>[] = [];
   for await (const item of results) {
-    if (item.ok) succeeded += 1;
-    else failed += 1;
+    seen.push({ status: item.status });
     yield `${JSON.stringify(item)}\n`;
   }
-  yield `${JSON.stringify({ done: true, succeeded, failed })}\n`;
+  yield `${JSON.stringify({ done: true, ...countBatch(seen) })}\n`;
 }

@@ -1,13 +1,15 @@
 import type { Kysely } from 'kysely';
-import type { Commit, Repository } from '../../../shared/schemas/repositories.ts';
+import type { Commit, QueuedResponse, Repository } from '../../../shared/schemas/repositories.ts';
 import type { Database } from '../../db/schema.ts';
 import { type Etags, FULL_FETCH_COST, type GitHubClient } from '../../github/github-client.ts';
 import { GitHubError } from '../../github/github-error.ts';
 import { fetchRepositoriesWithGraphql, GRAPHQL_BATCH_SIZE } from '../../github/graphql-batch.ts';
+import { PaceWait } from '../../github/pacer.ts';
 import type { RepositorySnapshot } from '../../github/repository-snapshot.ts';
 import { badRequest, notFound } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { CatalogueService } from './catalogue.service.ts';
+import { dueAt, queuedAnswer } from './paced-work.ts';
 import { snapshotOfRow } from './repo-presenter.ts';
 import type { RepositoryRow, Viewer } from './repos.queries.ts';
 import * as queries from './repos.queries.ts';
@@ -35,8 +37,11 @@ export class RepositorySyncService {
     this.#deps = deps;
   }
 
-  /** PUT /repositories/{id}: refresh from GitHub; a failure keeps the stored data. */
-  async sync(viewer: Viewer, fullName: string): Promise<Repository> {
+  /**
+   * PUT /repositories/{id}: refresh from GitHub; a failure keeps the stored data. When the
+   * token's pace is spent for longer than the call waits, the engine does it by the ETA.
+   */
+  async sync(viewer: Viewer, fullName: string): Promise<Repository | QueuedResponse> {
     const { catalogue, github, db } = this.#deps;
     const row = await catalogue.resolve(viewer, fullName);
     const personal = await catalogue.personalToken(viewer.id);
@@ -50,6 +55,10 @@ export class RepositorySyncService {
     try {
       fetched = await github.fetchRepository(row.full_name, token, storedState(row));
     } catch (error) {
+      if (error instanceof PaceWait) {
+        await dueAt(db, row.id, error.eta);
+        return queuedAnswer(error.eta, `the update of ${row.full_name}`);
+      }
       if (!(error instanceof GitHubError && error.kind === 'not_found')) throw error;
       // The member's own token no longer reads this private repository: their visibility
       // ends (docs/product.md#private-repositories). Gone only when nobody else holds access.

@@ -1,6 +1,6 @@
 import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconBrandGithub, IconExternalLink } from '@tabler/icons-react';
-import { formatCount, formatStars } from '../../../../../shared/format.ts';
+import { formatContributors, formatCount, formatStars } from '../../../../../shared/format.ts';
 import type { Repository } from '../../../../../shared/schemas/repositories.ts';
 import { RepositoryFlags } from '../repository-flags.tsx';
 import classes from './detail.module.css';
@@ -66,14 +66,7 @@ export function RepositoryHeader({ repository }: { repository: Repository }) {
             value={formatCount(repository.issues)}
             exact="Open issues and pull requests"
           />
-          <Metric
-            label="Contributors"
-            value={
-              typeof repository.contributors === 'number'
-                ? formatCount(repository.contributors)
-                : repository.contributors
-            }
-          />
+          <Metric label="Contributors" value={formatContributors(repository.contributors)} />
         </SimpleGrid>
       </Stack>
     </Paper>

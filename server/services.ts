@@ -20,6 +20,7 @@ import { CatalogueService } from './modules/repos/catalogue.service.ts';
 import { CatalogueQueryService } from './modules/repos/catalogue-query.service.ts';
 import { registerImportJobs } from './modules/repos/import-jobs.ts';
 import { RepositorySyncService } from './modules/repos/repository-sync.service.ts';
+import { registerSyncJobs } from './modules/repos/sync-jobs.ts';
 import { VersionsService } from './modules/repos/versions.service.ts';
 import { registerSlackMessageJob } from './notifications/slack-jobs.ts';
 
@@ -81,6 +82,15 @@ export function buildServices(deps: ServiceDeps) {
     timeoutMs: config.webhookTimeoutMs,
     resolve: deps.resolve,
   });
+  const sync = new RepositorySyncService({
+    db,
+    github,
+    catalogue,
+    jobs,
+    clock,
+    schedule: config.syncSchedule,
+  });
+  registerSyncJobs(jobs, sync, log.child({ component: 'sync' }));
   return {
     jobs,
     mailer,
@@ -92,7 +102,7 @@ export function buildServices(deps: ServiceDeps) {
     backups: new BackupService({ db, dialect, clock, dir: config.backupDir, log }),
     catalogue,
     catalogueQuery: new CatalogueQueryService({ db, clock }),
-    sync: new RepositorySyncService({ db, github, catalogue, clock }),
+    sync,
     versions: new VersionsService({ db, catalogue, clock }),
   };
 }

@@ -73,6 +73,11 @@ interface RestCall {
   deadline?: number;
 }
 
+/** A contributor count, or "unchanged" for a conditional read GitHub answered 304. */
+export type ContributorCount =
+  | { notModified?: undefined; contributors: number; contributorsCapped: boolean; etag?: string }
+  | { notModified: true };
+
 /** How long a call may wait for its token's turn: `interactive` (the default) or until `deadline`. */
 export interface PaceOption {
   deadline?: number;
@@ -268,6 +273,7 @@ export class GitHubClient {
     limit: number | null;
     resetAt: Date | null;
     restPerMinute: number;
+    pausedUntil: Date | null;
   }[] {
     const keys = new Set([...this.quotaBook.keys(), ...this.pacer.keys()]);
     return [...keys].map((key) => {
@@ -278,8 +284,15 @@ export class GitHubClient {
         limit: quota?.limit ?? null,
         resetAt: quota?.resetAt ?? null,
         restPerMinute: this.pacer.restLastMinute(key),
+        pausedUntil: this.pacer.pausedUntil(key),
       };
     });
+  }
+
+  /** When the token's hourly quota resets, as GitHub last said (an hour from now when unknown). */
+  quotaResetOf(token: string | null): Date {
+    const resetAt = this.quotaBook.stateOf(QuotaBook.keyOf(token))?.resetAt;
+    return resetAt && resetAt.getTime() > Date.now() ? resetAt : new Date(Date.now() + 3600_000);
   }
 
   /**
@@ -365,8 +378,11 @@ export class GitHubClient {
       });
       history.commits = countFromLink(headerString(count.headers.link), count.data.length);
     }
-    const contributors = await this.#contributorCount(token, names, fullName, deadline);
-    return { snapshot: { ...base, ...history, ...contributors }, etags };
+    const counted = await this.#contributorCount(token, names, fullName, deadline);
+    if (counted.notModified) throw new Error('unconditional contributor count answered 304');
+    const { contributors, contributorsCapped } = counted;
+    if (counted.etag) etags.contributors = counted.etag;
+    return { snapshot: { ...base, ...history, contributors, contributorsCapped }, etags };
   }
 
   /**
@@ -458,21 +474,26 @@ export class GitHubClient {
     names: { owner: string; repo: string },
     fullName: string,
     deadline?: number,
-  ): Promise<{ contributors: number; contributorsCapped: boolean }> {
+    etag?: string,
+  ): Promise<ContributorCount> {
     try {
       const answer = await this.#rest<unknown[] | undefined>({
         token,
         route: 'GET /repos/{owner}/{repo}/contributors',
         params: { ...names, per_page: 1, anon: '1' },
+        etag,
         subject: fullName,
         deadline,
       });
+      if (answer.status === 304) return { notModified: true };
+      const answeredEtag = headerString(answer.headers.etag);
       // 204 No Content: an empty repository has no contributors.
       if (answer.status === 204 || !Array.isArray(answer.data))
-        return { contributors: 0, contributorsCapped: false };
+        return { contributors: 0, contributorsCapped: false, etag: answeredEtag };
       return {
         contributors: countFromLink(headerString(answer.headers.link), answer.data.length),
         contributorsCapped: false,
+        etag: answeredEtag,
       };
     } catch (error) {
       if (error instanceof TooLargeToCount)
@@ -611,9 +632,17 @@ export class GitHubClient {
   }
 
   /** The contributor count alone, for rows read over GraphQL (GraphQL has no such count). */
-  contributorCount(fullName: string, token: string | null, pace: PaceOption = {}) {
+  /**
+   * The contributor count alone (the engine fills it after a GraphQL read); with the stored
+   * `etag` it is conditional, and an unchanged list answers `{ notModified: true }`.
+   */
+  contributorCount(
+    fullName: string,
+    token: string | null,
+    options: PaceOption & { etag?: string } = {},
+  ): Promise<ContributorCount> {
     const [owner, repo] = splitFullName(fullName);
-    return this.#contributorCount(token, { owner, repo }, fullName, pace.deadline);
+    return this.#contributorCount(token, { owner, repo }, fullName, options.deadline, options.etag);
   }
 }
 

@@ -63,6 +63,8 @@ export class GitHubPacer {
   readonly #sleep: (ms: number) => Promise<void>;
   /** REST requests this instance sent in the last minute, per token key, for the admin's view. */
   readonly #recent = new Map<string, number[]>();
+  /** Until when a secondary limit holds each token, as this instance last heard. */
+  readonly #pausedUntil = new Map<string, number>();
 
   constructor(options: PacerOptions) {
     this.limits = {
@@ -118,6 +120,7 @@ export class GitHubPacer {
   /** GitHub answered a secondary limit: nobody sends with this token for `ms`. */
   async pause(key: string, ms: number): Promise<void> {
     const seconds = Math.max(0.01, ms / 1000);
+    this.#pausedUntil.set(key, this.#now() + ms);
     await Promise.all([this.#limiters.rest.block(key, seconds), this.#limiters.graphql.block(key, seconds)]);
   }
 
@@ -134,8 +137,14 @@ export class GitHubPacer {
     return this.#trim(key).length;
   }
 
+  /** When a secondary limit on the token ends, or null when none holds it. */
+  pausedUntil(key: string): Date | null {
+    const until = this.#pausedUntil.get(key);
+    return until !== undefined && until > this.#now() ? new Date(until) : null;
+  }
+
   keys(): string[] {
-    return [...this.#recent.keys()];
+    return [...new Set([...this.#recent.keys(), ...this.#pausedUntil.keys()])];
   }
 
   #remember(key: string) {

@@ -135,3 +135,14 @@ export async function pruneFinishedJobs(db: Db, before: string): Promise<number>
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Jobs not finished yet (waiting or running), of one kind or of every kind. */
+export async function countPendingJobs(db: Db, kind?: string): Promise<number> {
+  let query = db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('status', '=', 'pending');
+  if (kind) query = query.where('kind', '=', kind);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.count);
+}

@@ -147,3 +147,58 @@ export type BackupCreatedResponse = z.infer<typeof backupCreatedResponseSchema>;
 export const backupNameParamsSchema = z.object({
   name: z.string().max(100, 'Invalid backup name').regex(BACKUP_NAME_PATTERN, 'Invalid backup name'),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Sync engine (docs/product.md#sync-engine)
+// ---------------------------------------------------------------------------------------------
+
+/** One GitHub token the engine spends: the server's, or a user's own (owner = username). */
+export const adminSyncTokenSchema = z
+  .object({
+    /** `server` for GITHUB_TOKEN, `anonymous` for unauthenticated calls, else the username. */
+    owner: z.string(),
+    /** Last four characters of the token; null for anonymous calls. */
+    last_four: z.string().nullable(),
+    /** Primary quota left as GitHub last reported it; null before the first answer. */
+    remaining: z.number().int().nonnegative().nullable(),
+    limit: z.number().int().nonnegative().nullable(),
+    /** When the primary quota resets (ISO 8601); null before the first answer. */
+    reset_at: z.string().nullable(),
+    /** REST points spent through this token in the last minute (the pace is GITHUB_REST_PER_MINUTE). */
+    rest_per_min: z.number().int().nonnegative(),
+    /** While a secondary limit holds this token: when it may call again. */
+    paused_until: z.string().nullable(),
+  })
+  .meta({ id: 'AdminSyncToken' });
+export type AdminSyncToken = z.infer<typeof adminSyncTokenSchema>;
+
+export const adminSyncErrorSchema = z
+  .object({
+    repository_id: z.string(),
+    full_name: z.string(),
+    error: z.string(),
+    failures: z.number().int().nonnegative(),
+    at: z.string(),
+    /** When the engine tries this repository again (backed off after repeated failures). */
+    next_due_at: z.string(),
+  })
+  .meta({ id: 'AdminSyncError' });
+export type AdminSyncError = z.infer<typeof adminSyncErrorSchema>;
+
+export const adminSyncSchema = z
+  .object({
+    /** Repositories due now and not being worked. */
+    queued: z.number().int().nonnegative(),
+    /** Repositories leased by an instance right now. */
+    running: z.number().int().nonnegative(),
+    /** Background jobs waiting (contributor counts, queued additions). */
+    jobs_waiting: z.number().int().nonnegative(),
+    /** When the engine next wakes; null when SYNC_SCHEDULE is off. */
+    next_run_at: z.string().nullable(),
+    interval_hours: z.number().positive(),
+    tokens: z.array(adminSyncTokenSchema),
+    /** Latest failures first, at most 20. */
+    recent_errors: z.array(adminSyncErrorSchema),
+  })
+  .meta({ id: 'AdminSync' });
+export type AdminSync = z.infer<typeof adminSyncSchema>;

@@ -29,3 +29,12 @@ export async function createReposTestApp(
 /** `/repositories/{id}` with the id URL-encoded, as the API expects. */
 export const repoPath = (fullName: string, suffix = '') =>
   `/repositories/${encodeURIComponent(fullName)}${suffix}`;
+
+/**
+ * Makes every repository due now and runs the sync engine once, as a tick's run does
+ * (`budget` 1: the test may spend the whole quota).
+ */
+export async function syncEverythingNow(app: TestApp['app'], budget = 1) {
+  await app.db.updateTable('repository_sync_state').set({ due_at: '1970-01-01T00:00:00.000Z' }).execute();
+  return app.services.sync.syncDue({ owner: 'test-run', deadline: Date.now() + 60_000, budget });
+}

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   adminStatsSchema,
+  adminSyncSchema,
   adminUserIdParamsSchema,
   adminUserPatchBodySchema,
   adminUserResponseSchema,
@@ -80,5 +81,19 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async () => service.stats(),
+  );
+
+  app.get(
+    '/auth/admin/sync',
+    {
+      ...route,
+      schema: {
+        tags: ['admin'],
+        summary: 'The sync engine: due and running repositories, tokens, recent failures',
+        security,
+        response: { 200: adminSyncSchema, ...errors },
+      },
+    },
+    async () => app.services.sync.overview(),
   );
 };

@@ -35,6 +35,7 @@ const adminCalls: [Method, string][] = [
   ['GET', '/auth/admin/users/1'],
   ['PATCH', '/auth/admin/users/1'],
   ['GET', '/auth/admin/stats'],
+  ['GET', '/auth/admin/sync'],
 ];
 
 describe('access', () => {

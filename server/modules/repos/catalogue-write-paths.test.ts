@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { repositoryPageSchema } from '../../../shared/schemas/catalogue.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { expectedDerivedRows, readDerivedRows } from '../../../test/helpers/derived-rows.ts';
-import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
+import { createReposTestApp, repoPath, syncEverythingNow } from '../../../test/helpers/repos-app.ts';
 
 /**
  * Every write of a repository keeps its derived rows (tags, topics, search document) in step:
@@ -91,7 +91,7 @@ describe('derived rows follow every write', () => {
 
   it('the scheduled sync (new GitHub data for every repository)', async () => {
     t.github.setSnapshot('2026-08-22');
-    const outcome = await t.app.services.sync.syncStale(new Date(Date.now() + 60_000), 1);
+    const outcome = await syncEverythingNow(t.app);
     expect(outcome.synced).toBeGreaterThan(0);
     await expectDerivedInStep();
   });

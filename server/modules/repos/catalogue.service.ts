@@ -13,7 +13,7 @@ import {
 import type { AppConfig } from '../../config.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import type { Etags, GitHubClient } from '../../github/github-client.ts';
+import type { ContributorCount, Etags, GitHubClient } from '../../github/github-client.ts';
 import { GitHubError, MESSAGES } from '../../github/github-error.ts';
 import { fetchRepositoriesWithGraphql, GRAPHQL_BATCH_SIZE } from '../../github/graphql-batch.ts';
 import { PaceWait } from '../../github/pacer.ts';
@@ -35,12 +35,14 @@ import {
 import { queuedAnswer } from './paced-work.ts';
 import {
   newRowFieldsOfSnapshot,
+  parseEtags,
   presentRepository,
   presentSummary,
   rowFieldsOfSnapshot,
 } from './repo-presenter.ts';
 import type { RepositoryRow, Viewer } from './repos.queries.ts';
 import * as queries from './repos.queries.ts';
+import { scheduleAt } from './sync-state.queries.ts';
 
 /**
  * What other modules may use of the repository module besides its services: the backup module
@@ -271,24 +273,41 @@ export class CatalogueService {
    * Counts the contributors of a row read over GraphQL (the COUNT_CONTRIBUTORS_JOB handler),
    * with the token of the member who added it, within its pace.
    */
-  async countContributors(repositoryId: number, userId: number | null, deadline: number): Promise<void> {
+  /**
+   * Fills a repository's contributor count (REST only, so after a GraphQL read): while it is
+   * pending, or on `recount` when the scheduled sync saw new commits. A recount asks with the
+   * stored ETag, so an unchanged list costs no quota.
+   */
+  async countContributors(
+    repositoryId: number,
+    userId: number | null,
+    deadline: number,
+    recount = false,
+  ): Promise<void> {
     const { db, github, clock } = this.#deps;
     const row = await queries.findRepositoryById(db, repositoryId);
-    if (row?.contributors_pending !== 1) return;
+    if (!row || (row.contributors_pending !== 1 && !recount)) return;
     const personal = userId === null ? null : await this.personalToken(userId);
     const token = row.private === 1 ? personal : github.tokenFor(personal);
-    let counted: { contributors: number; contributorsCapped: boolean };
+    const etags = parseEtags(row.etags);
+    let counted: ContributorCount;
     try {
-      counted = await github.contributorCount(row.full_name, token, { deadline });
+      counted = await github.contributorCount(row.full_name, token, {
+        deadline,
+        etag: row.contributors_pending === 1 ? undefined : etags.contributors,
+      });
     } catch (error) {
       // Gone from GitHub (or no longer readable): nothing to count; the next sync says more.
       if (!(error instanceof GitHubError && error.kind === 'not_found')) throw error;
       counted = { contributors: 0, contributorsCapped: false };
     }
+    if (counted.notModified) return;
+    if (counted.etag) etags.contributors = counted.etag;
     const updated = await queries.updateRepository(db, row.id, {
       contributors: counted.contributors,
       contributors_capped: counted.contributorsCapped ? 1 : 0,
       contributors_pending: 0,
+      etags: JSON.stringify(etags),
       updated_at: isoNow(clock),
     });
     await this.#recordMetrics(updated);
@@ -376,17 +395,21 @@ export class CatalogueService {
     const now = isoNow(this.#deps.clock);
     let row: RepositoryRow;
     try {
-      row = await queries.insertRepository(db, {
-        ...newRowFieldsOfSnapshot(snapshot),
-        user_id: viewer.id,
-        tags: normalizeTags(tags),
-        notes: '',
-        gone: 0,
-        last_synced: now,
-        etags: JSON.stringify(etags),
-        created_at: now,
-        updated_at: now,
-      });
+      row = await queries.insertRepository(
+        db,
+        {
+          ...newRowFieldsOfSnapshot(snapshot),
+          user_id: viewer.id,
+          tags: normalizeTags(tags),
+          notes: '',
+          gone: 0,
+          last_synced: now,
+          etags: JSON.stringify(etags),
+          created_at: now,
+          updated_at: now,
+        },
+        this.nextSyncAt(),
+      );
     } catch (error) {
       // Two members adding the same repository at once: the second sees it as catalogued.
       if (isUniqueViolation(error)) throw conflict(`${snapshot.fullName} is already in the catalogue.`);
@@ -454,8 +477,19 @@ export class CatalogueService {
       ...(etags ? { etags: JSON.stringify(etags) } : {}),
       updated_at: now,
     });
+    await scheduleAt(db, row.id, this.nextSyncAt());
     await this.#recordMetrics(updated);
     return true;
+  }
+
+  /** SYNC_INTERVAL_HOURS: how often each repository is due. */
+  get syncIntervalHours(): number {
+    return this.#deps.config.syncIntervalHours;
+  }
+
+  /** When a repository synced now is due again. */
+  nextSyncAt(): Date {
+    return new Date(this.#deps.clock.now().getTime() + this.syncIntervalHours * 3600_000);
   }
 
   /** GitHub no longer has it (or no token reads it): the stored data stays, flagged gone. */

@@ -18,6 +18,8 @@ export interface CountContributorsPayload {
   repository_id: number;
   /** Whose token counts: the member who added it (the server token otherwise). */
   user_id: number | null;
+  /** Count again though a count is stored (the scheduled sync saw new commits). */
+  recount?: boolean;
 }
 
 export interface QueuedAddPayload {
@@ -34,7 +36,12 @@ export function registerImportJobs(jobs: JobQueue, catalogue: CatalogueService):
     COUNT_CONTRIBUTORS_JOB,
     (payload) =>
       putBackWhenPaced(() =>
-        catalogue.countContributors(payload.repository_id, payload.user_id, Date.now() + BACKGROUND_WAIT_MS),
+        catalogue.countContributors(
+          payload.repository_id,
+          payload.user_id,
+          Date.now() + BACKGROUND_WAIT_MS,
+          payload.recount === true,
+        ),
       ),
     { maxAttempts: 8 },
   );

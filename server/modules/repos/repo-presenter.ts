@@ -1,4 +1,5 @@
 import type { Commit, Repository, RepositorySummary } from '../../../shared/schemas/repositories.ts';
+import type { Etags } from '../../github/github-client.ts';
 import type { RepositorySnapshot } from '../../github/repository-snapshot.ts';
 import type { RepositoryListRow, RepositoryRow } from './repos.queries.ts';
 
@@ -129,4 +130,13 @@ function snapshotColumns(snapshot: RepositorySnapshot) {
     last_commit: snapshot.lastCommit,
     recent_commits: JSON.stringify(snapshot.recentCommits),
   };
+}
+
+/** The stored ETags of a row (empty when unreadable: the next read is then unconditional). */
+export function parseEtags(json: string): Etags {
+  try {
+    return JSON.parse(json) as Etags;
+  } catch {
+    return {};
+  }
 }

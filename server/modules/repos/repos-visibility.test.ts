@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PRIVATE_REPOSITORY } from '../../../test/github-double/index.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
-import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
+import { createReposTestApp, repoPath, syncEverythingNow } from '../../../test/helpers/repos-app.ts';
 import { SYNCS_PER_MEMBER } from './repos.routes.ts';
 
 /**
@@ -179,8 +179,8 @@ describe('visibility is re-checked', () => {
         .execute();
       await on(lost, 'PUT', '/auth/me/github-token', { token: 'ghp_noAccessScheduled0001' });
 
-      const outcome = await own.app.services.sync.syncStale(new Date(Date.now() + 60_000), 1);
-      expect(outcome).toEqual({ synced: 0, gone: 1, skipped: 0 });
+      const outcome = await syncEverythingNow(own.app);
+      expect(outcome).toMatchObject({ synced: 0, gone: 1, failed: 0 });
       for (const who of [adder, tokenless, lost]) expect(await visible(who)).toBe(false);
 
       // The adder comes back with a token that reads it: visible again, and no longer gone.

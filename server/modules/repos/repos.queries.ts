@@ -19,6 +19,7 @@ import {
   inTransaction,
   writeDerivedRows,
 } from './repository-labels.ts';
+import { scheduleAt } from './sync-state.queries.ts';
 
 type Db = Kysely<Database>;
 export type RepositoryRow = Selectable<RepositoriesTable>;
@@ -185,7 +186,15 @@ export async function revokeAllAccess(db: Db, userId: number): Promise<void> {
 export type NewRepository = Insertable<RepositoriesTable>;
 
 /** Every write keeps the derived tag, topic and search rows in step, in the same transaction. */
-export async function insertRepository(db: Db, row: NewRepository): Promise<RepositoryRow> {
+/**
+ * A new repository with its derived rows and its place on the sync engine's schedule (next due
+ * at `nextSyncAt`, a day from now unless the caller says otherwise), in one transaction.
+ */
+export async function insertRepository(
+  db: Db,
+  row: NewRepository,
+  nextSyncAt = new Date(Date.now() + 24 * 3600_000),
+): Promise<RepositoryRow> {
   return inTransaction(db, async (trx) => {
     const inserted = await trx
       .insertInto('repositories')
@@ -193,6 +202,7 @@ export async function insertRepository(db: Db, row: NewRepository): Promise<Repo
       .returningAll()
       .executeTakeFirstOrThrow();
     await writeDerivedRows(trx, inserted);
+    await scheduleAt(trx, inserted.id, nextSyncAt);
     return inserted;
   });
 }
@@ -298,4 +308,15 @@ export async function findVersionSnapshot(db: Db, repositoryId: number, versionI
     .where('repository_id', '=', repositoryId)
     .where('id', '=', versionId)
     .executeTakeFirst();
+}
+
+/** Members with a GitHub token of their own, by id (the sync overview names their tokens). */
+export async function listTokenHolders(db: Db, limit: number): Promise<{ id: number; username: string }[]> {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username'])
+    .where('github_token_enc', 'is not', null)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }

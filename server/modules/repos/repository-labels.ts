@@ -13,7 +13,16 @@ import type { Database } from '../../db/schema.ts';
 
 type Db = Kysely<Database>;
 
-export const DERIVED_TABLES = ['repository_tags', 'repository_topics', 'repository_search'] as const;
+/**
+ * The derived tables. `repository_sync_state` (the sync engine's schedule) is rebuilt the same
+ * way: after a restore every repository is due, the least recently synced first.
+ */
+export const DERIVED_TABLES = [
+  'repository_tags',
+  'repository_topics',
+  'repository_search',
+  'repository_sync_state',
+] as const;
 
 /** The derived tables, and SQLite's FTS5 shadow tables behind `repository_search`. */
 export function isDerivedTable(name: string): boolean {
@@ -116,12 +125,14 @@ export async function rebuildDerivedTables(db: Db): Promise<{ repositories: numb
     await trx.deleteFrom('repository_tags').execute();
     await trx.deleteFrom('repository_topics').execute();
     await sql`delete from repository_search`.execute(trx);
+    await trx.deleteFrom('repository_sync_state').execute();
+    const now = new Date().toISOString();
     let lastId = 0;
     let count = 0;
     for (;;) {
       const rows = await trx
         .selectFrom('repositories')
-        .select(['id', 'name', 'full_name', 'description', 'license', 'tags', 'topics'])
+        .select(['id', 'name', 'full_name', 'description', 'license', 'tags', 'topics', 'last_synced'])
         .where('id', '>', lastId)
         .orderBy('id')
         .limit(REBUILD_BATCH)
@@ -130,6 +141,18 @@ export async function rebuildDerivedTables(db: Db): Promise<{ repositories: numb
       await insertTags(trx, rows);
       await insertTopics(trx, rows);
       await insertSearchDocuments(trx, rows);
+      for (const chunk of inChunks(rows)) {
+        await trx
+          .insertInto('repository_sync_state')
+          .values(
+            chunk.map((row) => ({
+              repository_id: row.id,
+              due_at: minIso(row.last_synced, now),
+              failures: 0,
+            })),
+          )
+          .execute();
+      }
       count += rows.length;
       lastId = rows[rows.length - 1]?.id ?? lastId;
     }
@@ -139,6 +162,11 @@ export async function rebuildDerivedTables(db: Db): Promise<{ repositories: numb
     }
     return { repositories: count };
   });
+}
+
+/** The earlier of two ISO timestamps (a missing one counts as the other). */
+function minIso(value: string | null, other: string): string {
+  return value !== null && value < other ? value : other;
 }
 
 /** Rows per multi-row INSERT: well within both databases' bound-parameter limits. */

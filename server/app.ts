@@ -12,6 +12,7 @@ import repositorySync from './jobs/repository-sync.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { resolveGitCommit } from './lib/git-commit.ts';
 import type { Resolver } from './lib/outbound-guard.ts';
+import { openRedis } from './lib/redis-connection.ts';
 import { responseSerializerCompiler } from './lib/response-serializer.ts';
 import { resolveSecretKey } from './lib/secret-key.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
@@ -124,6 +125,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const handle = options.database ?? openDatabase(config);
   await app.register(database, { handle, closeOnShutdown: options.database === undefined });
   const transport = options.mailer ?? createMailer(config, app.log);
+  // GitHub's pace is shared by every instance through Redis when there is one
+  // (docs/architecture.md#github-pacing); the pacer counts in memory while it is unreachable.
+  const paceRedis = config.redisUrl ? openRedis(config.redisUrl) : undefined;
+  paceRedis?.on('error', (error) => app.log.debug({ err: error }, 'Redis for GitHub pacing unreachable'));
+  app.addHook('onClose', async () => {
+    paceRedis?.disconnect();
+  });
   app.decorate(
     'services',
     buildServices({
@@ -132,7 +140,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       clock,
       config,
       secretKey,
-      github: createGitHubClient(config, { timeoutMs: options.githubTimeoutMs }),
+      github: createGitHubClient(config, { timeoutMs: options.githubTimeoutMs, redis: paceRedis }),
       mailer: transport,
       log: app.log,
       resolve: options.resolve,

@@ -89,6 +89,7 @@ export function buildServices(deps: ServiceDeps) {
     jobs,
     clock,
     schedule: config.syncSchedule,
+    leaseMs: config.syncLeaseMs,
   });
   registerSyncJobs(jobs, sync, log.child({ component: 'sync' }));
   return {

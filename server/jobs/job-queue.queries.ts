@@ -146,3 +146,16 @@ export async function countPendingJobs(db: Db, kind?: string): Promise<number> {
   const row = await query.executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/** Jobs of `kind` waiting for a worker: pending and not held by a live lease. */
+export async function countWaitingJobs(db: Db, kind: string, now: Date): Promise<number> {
+  const at = now.toISOString();
+  const row = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('status', '=', 'pending')
+    .where('kind', '=', kind)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', at)]))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

@@ -3,7 +3,6 @@ import { listDoubleRepositories } from '../../test/github-double/index.ts';
 import { login, signedInUser } from '../../test/helpers/auth-factory.ts';
 import { createFakeClock } from '../../test/helpers/fake-clock.ts';
 import { createReposTestApp, repoPath } from '../../test/helpers/repos-app.ts';
-import { SYNC_LEASE_MS } from '../modules/repos/repository-sync.service.ts';
 import { SYNC_DUE_JOB } from '../modules/repos/sync-jobs.ts';
 import { leaseDue } from '../modules/repos/sync-state.queries.ts';
 import { countPendingJobs } from './job-queue.queries.ts';
@@ -229,7 +228,7 @@ describe('the sync engine', () => {
       return leaseDue(t.app.db, {
         owner,
         now,
-        until: new Date(now.getTime() + SYNC_LEASE_MS),
+        until: new Date(now.getTime() + t.config.syncLeaseMs),
         limit,
         private: false,
       });
@@ -240,7 +239,7 @@ describe('the sync engine', () => {
     expect(await lease('instance-c', 10)).toEqual([]);
 
     // instance-a dies holding its rows: they stay due, and return once the lease runs out.
-    clock.advance(SYNC_LEASE_MS / 1000 + 1);
+    clock.advance(t.config.syncLeaseMs / 1000 + 1);
     const retaken = await lease('instance-c', 10);
     expect(retaken.map((row) => row.full_name).sort()).toEqual(taken);
     expect((await state(ids[0] ?? '')).leased_until).not.toBeNull();

@@ -2,22 +2,24 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { SYNC_DUE_JOB } from '../modules/repos/sync-jobs.ts';
 import { claimScheduledRun, type ScheduledTick, scheduleRuns } from './job-lease.ts';
-import { countPendingJobs } from './job-queue.queries.ts';
+import { countWaitingJobs } from './job-queue.queries.ts';
 
 /** The tick's lease name: one instance per tick wakes the engine. */
 export const SYNC_TICK_NAME = 'repositories:sync';
 
 /**
  * One tick of the sync engine (docs/architecture.md#sync-engine): the instance that claims it
- * enqueues a run unless one is still waiting or working, so ticks never pile up. Returns the
- * job id, 0 when a run was already pending, or null when another instance had the tick.
+ * enqueues a run unless one is still waiting for a worker, so ticks never pile up. A run in
+ * progress doesn't stop a new one (row leases keep them apart), so neither does a run whose
+ * instance crashed. Returns the job id, 0 when a run was already waiting, or null when another
+ * instance had the tick.
  */
 export async function runScheduledSync(
-  app: Pick<FastifyInstance, 'db' | 'services'>,
+  app: Pick<FastifyInstance, 'db' | 'services' | 'clock'>,
   tick: ScheduledTick,
 ): Promise<number | null> {
   if (!(await claimScheduledRun(app.db, { name: SYNC_TICK_NAME, ...tick }))) return null;
-  if ((await countPendingJobs(app.db, SYNC_DUE_JOB)) > 0) return 0;
+  if ((await countWaitingJobs(app.db, SYNC_DUE_JOB, app.clock.now())) > 0) return 0;
   return app.services.jobs.enqueue(SYNC_DUE_JOB, {});
 }
 

@@ -1,19 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
 import type { AppConfig } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import { FallbackCounterStore, MemoryCounterStore, RateLimiter } from '../lib/rate-limiter.ts';
+import { openRedis, REDIS_CONNECT_TIMEOUT_MS } from '../lib/redis-connection.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     rateLimiter: RateLimiter;
   }
 }
-
-/** Redis answers on a LAN in milliseconds; waiting longer only slows every limited call. */
-export const REDIS_CONNECT_TIMEOUT_MS = 500;
-export const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 /**
  * Attempt counters live in Redis when `REDIS_URL` is set, so several instances share them,
@@ -25,15 +21,7 @@ async function rateLimitPlugin(app: FastifyInstance, options: { config: AppConfi
     app.decorate('rateLimiter', new RateLimiter(new MemoryCounterStore(options.clock)));
     return;
   }
-  const redis = new Redis(options.config.redisUrl, {
-    connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-    // Fail at once while disconnected (the fallback counts) instead of queueing for seconds.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    // Keep reconnecting in the background, at most a second apart, to switch back soon.
-    retryStrategy: (attempt) => Math.min(attempt * 50, 1000),
-  });
+  const redis = openRedis(options.config.redisUrl);
   const store = new FallbackCounterStore(redis, options.clock, app.log);
   app.addHook('onClose', async () => store.close());
   app.decorate('rateLimiter', new RateLimiter(store));

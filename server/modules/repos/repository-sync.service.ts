@@ -39,6 +39,8 @@ export interface RepositorySyncDeps {
   clock: Clock;
   /** SYNC_SCHEDULE: when the engine wakes (`off`: never on its own). */
   schedule: string;
+  /** SYNC_LEASE_SECONDS in ms: how long a run holds the rows it took. */
+  leaseMs: number;
 }
 
 /** What one engine run did; `deferred` rows went back due later because GitHub's pace or quota said so. */
@@ -62,10 +64,11 @@ export interface SyncRunOptions {
 
 /** Background work spends at most this share of a token's hourly quota; the rest is for members. */
 export const SYNC_QUOTA_BUDGET = 0.5;
-/** How long a run holds the rows it took; a crashed instance's rows are free again after it. */
-export const SYNC_LEASE_MS = 5 * 60_000;
-/** Rows leased at a time for one-by-one REST work (GraphQL leases a query's 25). */
-const REST_LEASE_SIZE = 10;
+/**
+ * Rows leased at a time for REST work (GraphQL leases a query's 25): one, because REST reads
+ * them one by one and a row waiting behind others could outlive its lease.
+ */
+const REST_LEASE_SIZE = 1;
 /** A failing repository is retried after 15 min, then 30, 60, … at most a week apart. */
 const SYNC_RETRY_BASE_MS = 15 * 60_000;
 const SYNC_RETRY_MAX_MS = 7 * 24 * 3600_000;
@@ -169,7 +172,7 @@ export class RepositorySyncService {
         const rows = await leaseDue(this.#deps.db, {
           owner: run.owner,
           now,
-          until: new Date(now.getTime() + SYNC_LEASE_MS),
+          until: new Date(now.getTime() + this.#deps.leaseMs),
           limit: lane.size,
           private: lane.private,
         });

@@ -82,12 +82,13 @@ export interface DateFormatOptions {
   month?: 'short' | 'long';
 }
 
-/** A calendar date ('22 Aug 2026' in the reader's locale); 'N/A' or 'Invalid date' otherwise. */
 /** A contributor count as screens show it: "1,234", "1000+", or "counting…" right after an import. */
 export function formatContributors(value: number | string | null, locale?: string): string {
   if (value === null) return 'counting…';
   return typeof value === 'number' ? formatCount(value, locale) : value;
 }
+
+/** A calendar date ('22 Aug 2026' in the reader's locale); 'N/A' or 'Invalid date' otherwise. */
 
 export function formatDate(value: string | null | undefined, options: DateFormatOptions = {}): string {
   const date = parseDate(value);
@@ -99,6 +100,14 @@ export function formatDate(value: string | null | undefined, options: DateFormat
     day: 'numeric',
     timeZone: options.timeZone,
   }).format(date);
+}
+
+/** A time of day ('14:05' or '2:05 PM' in the reader's locale), for when queued work will be done. */
+export function formatTime(value: string, options: DateFormatOptions = {}): string {
+  const date = parseDate(value);
+  if (date === null) return options.missing ?? NOT_AVAILABLE;
+  if (date === 'invalid') return INVALID_DATE;
+  return formatter(options.locale, { timeStyle: 'short', timeZone: options.timeZone }).format(date);
 }
 
 /** Date and time, for comments, syncs and commits. */

@@ -63,6 +63,10 @@ const COMMANDS: Readonly<Record<string, ControlCommand>> = {
     z.object({ retryAfterS: z.number().positive(), status: limitStatus }),
     (double, { retryAfterS, status }) => double.inject.secondaryLimit(retryAfterS, { status }),
   ),
+  'POST /_double/faults/secondary-limit-for': command(
+    z.object({ requests: z.number().int().min(1), retryAfterS: z.number().positive() }),
+    (double, { requests, retryAfterS }) => double.inject.secondaryLimitFor(requests, retryAfterS),
+  ),
   'POST /_double/faults/hang': command(none, (double) => double.inject.hang()),
   'POST /_double/faults/graphql-too-large': command(
     z.object({ maxAliases: z.number().int().min(0) }),

@@ -20,6 +20,11 @@ export interface FaultInjector {
    * the given status) with `retry-after` and GitHub's secondary-limit message.
    */
   secondaryLimit(retryAfterS: number, options?: { status?: 403 | 429 }): void;
+  /**
+   * Secondary rate limit for the next `requests` requests only, each answered 403 with
+   * `retry-after: retryAfterS` (scaled seconds, see `secondary.windowMs`), whatever their timing.
+   */
+  secondaryLimitFor(requests: number, retryAfterS: number): void;
   /** Accept requests and never answer them until clear() or close(). */
   hang(): void;
   /**
@@ -67,6 +72,9 @@ export class FaultState {
   serverErrorStatus = 502;
   primaryLimit: PrimaryLimitFault | undefined;
   secondaryLimit: SecondaryLimitFault | undefined;
+  /** Requests still to refuse with a secondary limit (`secondaryLimitFor`), and their retry-after. */
+  secondaryRefusalsLeft = 0;
+  secondaryRefusalRetryAfterS = 60;
   hanging = false;
   /** GraphQL queries with more repository fields than this answer 502; undefined: no limit. */
   graphqlMaxAliases: number | undefined;
@@ -99,6 +107,13 @@ export class FaultState {
     return fault;
   }
 
+  /** Takes one forced secondary-limit refusal, if any are left: its retry-after. */
+  takeSecondaryRefusal(): number | undefined {
+    if (this.secondaryRefusalsLeft <= 0) return undefined;
+    this.secondaryRefusalsLeft -= 1;
+    return this.secondaryRefusalRetryAfterS;
+  }
+
   activeSecondaryLimit(nowMs: number): SecondaryLimitFault | undefined {
     const fault = this.secondaryLimit;
     if (fault && nowMs >= fault.untilMs) {
@@ -114,6 +129,7 @@ export class FaultState {
     this.serverErrorStatus = 502;
     this.primaryLimit = undefined;
     this.secondaryLimit = undefined;
+    this.secondaryRefusalsLeft = 0;
     this.hanging = false;
     this.graphqlMaxAliases = undefined;
     this.transport = undefined;

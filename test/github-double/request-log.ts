@@ -22,6 +22,8 @@ export interface RecordedRequest {
    * r0…rN aliases) it asked for, so tests can check batch sizes.
    */
   aliases?: number;
+  /** Refused by a secondary rate limit (403/429 with retry-after). */
+  secondary?: true;
 }
 
 export interface RequestCounts {

@@ -30,6 +30,13 @@ import {
   type RouteContext,
   type RouteResult,
 } from './rest-routes.ts';
+import {
+  type Admission,
+  type SecondaryKind,
+  type SecondaryLimitOptions,
+  SecondaryLimits,
+  secondaryPoints,
+} from './secondary-limits.ts';
 import { DOCS, type JsonValue, type RateLimitValues, restError } from './shapes.ts';
 
 /**
@@ -55,6 +62,12 @@ export interface GitHubDoubleOptions {
    * `POST /graphql`, for tests that time GraphQL answers.
    */
   preloadGraphqlSchema?: boolean;
+  /**
+   * GitHub's secondary rate limits, enforced per caller (README.md, "Secondary limits"):
+   * GitHub's values by default; lower them, or shorten the minute with `windowMs`, in tests;
+   * `false` turns enforcement off (the counters still count).
+   */
+  secondary?: SecondaryLimitOptions | false;
 }
 
 export interface GitHubDouble {
@@ -89,6 +102,17 @@ export interface GitHubDouble {
    */
   quota(token?: string, resource?: RateResource): RateLimitValues;
   resetQuota(): void;
+  /**
+   * The secondary limits and what they saw. `caller` is a token, or 'anonymous'; without it,
+   * all callers together (peaks: the highest of any caller).
+   */
+  readonly secondary: {
+    readonly limits: Required<SecondaryLimitOptions>;
+    rejections(caller?: string): number;
+    peakConcurrency(caller?: string): number;
+    pointsInWindow(kind: SecondaryKind, caller?: string): number;
+    peakPointsInWindow(kind: SecondaryKind, caller?: string): number;
+  };
   /** Stops listening and destroys open sockets, hung requests included. */
   close(): Promise<void>;
 }
@@ -104,6 +128,7 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
   const ledger = new QuotaLedger({ ...DEFAULT_QUOTA_LIMITS, ...options.quota });
   const faults = new FaultState(options.latencyMs ?? 0);
   const log = new RequestLog();
+  const secondaryLimits = new SecondaryLimits(options.secondary);
   const revokedTokens = new Set<string>();
   const timers = new Set<NodeJS.Timeout>();
   let hungRequests: Array<() => void> = [];
@@ -124,7 +149,7 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
   const send = (
     req: IncomingMessage,
     res: ServerResponse,
-    entry: { key: string; caller: Caller; counted: boolean; aliases?: number },
+    entry: { key: string; caller: Caller; counted: boolean; aliases?: number; secondary?: boolean },
     status: number,
     headers: OutgoingHttpHeaders,
     body: string | undefined,
@@ -152,6 +177,7 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
       counted: entry.counted,
       at: Date.now(),
       ...(entry.aliases === undefined ? {} : { aliases: entry.aliases }),
+      ...(entry.secondary ? { secondary: true as const } : {}),
     });
   };
 
@@ -191,6 +217,23 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
       });
       return;
     }
+    // Secondary limits judge a request as it arrives (in flight from now until answered).
+    const arrival = new URL(req.url ?? '/', baseUrl).pathname;
+    const secondaryKind: SecondaryKind =
+      req.method === 'POST' && /^\/(api\/)?graphql$/.test(arrival) ? 'graphql' : 'rest';
+    const forcedRetryAfterS = arrival === '/rate_limit' ? undefined : faults.takeSecondaryRefusal();
+    const admission: Admission =
+      forcedRetryAfterS !== undefined
+        ? { admitted: false, retryAfterS: forcedRetryAfterS }
+        : arrival === '/rate_limit'
+          ? { admitted: true, release: () => {} }
+          : secondaryLimits.admit(
+              secondaryCaller(parseCaller(req.headers.authorization)),
+              secondaryKind,
+              secondaryPoints(req.method ?? 'GET', secondaryKind),
+              Date.now(),
+            );
+    if (admission.admitted) res.once('close', admission.release);
     if (faults.latencyMs > 0) {
       await sleep(faults.latencyMs);
       if (closed) {
@@ -224,6 +267,18 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
 
     const resource: RateResource | null = match ? match.route.resource : 'core';
     const nowMs = Date.now();
+    if (!admission.admitted) {
+      const refusal = secondaryRefusal(caller, resource ?? 'core', requestId, admission.retryAfterS, 403);
+      send(
+        req,
+        res,
+        { key, caller, counted: false, secondary: true },
+        403,
+        { ...headers, ...refusal.headers },
+        json(refusal.body),
+      );
+      return;
+    }
     if (resource !== null) {
       // GraphQL refuses over-limit queries itself (200 RATE_LIMITED, once it knows their cost).
       const primary = !match?.route.ownPrimaryLimit;
@@ -295,6 +350,29 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
     send(req, res, entry, status, { ...headers, ...extra }, body);
   };
 
+  /**
+   * GitHub's secondary-limit answer: 403 (or 429) with its message, `retry-after`, and the
+   * primary quota's headers as they are (not 0: that is how a client tells the two apart).
+   */
+  const secondaryRefusal = (
+    caller: Caller,
+    resource: RateResource,
+    requestId: string,
+    retryAfterS: number,
+    status: 403 | 429,
+  ) => ({
+    status,
+    body: restError(
+      `You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID ${requestId}.`,
+      DOCS.secondaryRateLimit,
+      status,
+    ),
+    headers: {
+      'retry-after': String(retryAfterS),
+      ...rateLimitHeaders(ledger.peek(caller, resource), resource),
+    } as OutgoingHttpHeaders,
+  });
+
   /** A 403/429 when a secondary (or, with `primary`, a primary) limit applies, else undefined. */
   const rateLimitRefusal = (
     caller: Caller,
@@ -307,18 +385,7 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
     const secondary = faults.activeSecondaryLimit(nowMs);
     if (secondary) {
       const retryAfterS = Math.max(1, Math.ceil((secondary.untilMs - nowMs) / 1000));
-      return {
-        status: secondary.status,
-        body: restError(
-          `You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID ${requestId}.`,
-          DOCS.secondaryRateLimit,
-          secondary.status,
-        ),
-        headers: {
-          'retry-after': String(retryAfterS),
-          ...rateLimitHeaders(ledger.peek(caller, resource), resource),
-        },
-      };
+      return secondaryRefusal(caller, resource, requestId, retryAfterS, secondary.status);
     }
     if (!primary) {
       return undefined;
@@ -391,6 +458,10 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
     rateLimit: ({ resource = 'core', untilEpochS, status = 403 }) => {
       faults.primaryLimit = { resource, untilEpochS, status };
     },
+    secondaryLimitFor: (requests, retryAfterS) => {
+      faults.secondaryRefusalsLeft = requests;
+      faults.secondaryRefusalRetryAfterS = retryAfterS;
+    },
     secondaryLimit: (retryAfterS, limitOptions = {}) => {
       faults.secondaryLimit = {
         untilMs: Date.now() + retryAfterS * 1000,
@@ -433,9 +504,17 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
     },
     inject,
     resetCounts: () => log.reset(),
+    secondary: {
+      limits: secondaryLimits.limits,
+      rejections: (caller) => secondaryLimits.rejections(caller),
+      peakConcurrency: (caller) => secondaryLimits.peakConcurrency(caller),
+      pointsInWindow: (kind, caller) => secondaryLimits.pointsInWindow(kind, caller),
+      peakPointsInWindow: (kind, caller) => secondaryLimits.peakPointsInWindow(kind, caller),
+    },
     reset: () => {
       inject.clear();
       log.reset();
+      secondaryLimits.reset();
       ledger.reset();
       directory.resetChanges();
       directory.snapshot = snapshot;
@@ -493,6 +572,11 @@ function matchRoute(
 }
 
 /** `Authorization: token X` or `Bearer X`; anything else is anonymous. */
+/** Whom a secondary limit counts against: the token, or every anonymous caller together. */
+function secondaryCaller(caller: Caller): string {
+  return caller.kind === 'token' ? caller.token : 'anonymous';
+}
+
 export function parseCaller(authorization: string | undefined): Caller {
   const found = /^(?:token|bearer)\s+(\S+)\s*$/i.exec(authorization ?? '');
   return found?.[1] ? { kind: 'token', token: found[1] } : { kind: 'anonymous' };

@@ -116,6 +116,20 @@ describe('PUT /repositories/{id} (update from GitHub)', () => {
     await new Promise((resolve) => setTimeout(resolve, 1300));
   });
 
+  it('waits out a short secondary limit and answers as if it never happened', async () => {
+    await add('pallets/flask');
+    // Refused once with retry-after 30 s: 150 ms here, well within the 1 s an interactive
+    // call may wait.
+    t.github.inject.secondaryLimitFor(1, 30);
+    const response = await call(member, 'PUT', repoPath('pallets/flask'));
+    expect(response.statusCode).toBe(200);
+    expect(response.json().repository.id).toBe('pallets/flask');
+    // GitHub refused at least once, and the refusal never reached the member.
+    const refused = t.github.requests.filter((request) => request.secondary);
+    expect(refused).toHaveLength(1);
+    expect(t.github.requests.every((request) => request.secondary || request.status < 400)).toBe(true);
+  });
+
   it('retries one GitHub outage answer, then reports it as unreachable', async () => {
     await add('django/django');
     t.github.inject.serverErrors(1, 502);

@@ -140,9 +140,8 @@ describe.skipIf(!redisUrl || !pgAvailable)('two instances on one PostgreSQL and 
     expect(first.failed + second.failed + first.deferred + second.deferred).toBe(0);
     const queries = github.requests.filter((request) => request.key === 'POST /graphql');
     expect(queries).toHaveLength(REPOSITORIES.length / 25);
-    expect(queries.map((request) => request.aliases).reduce((sum, count) => sum + (count ?? 0), 0)).toBe(
-      REPOSITORIES.length,
-    );
+    const aliases = queries.map((request) => request.aliases ?? 0);
+    expect(aliases.reduce((sum: number, count) => sum + count, 0)).toBe(REPOSITORIES.length);
     const states = await a.db
       .selectFrom('repository_sync_state')
       .select(['last_result', 'leased_until'])

@@ -75,7 +75,13 @@ export function comparedValues(row: RepositoryRow): Compared {
     forks: row.forks,
     commits: row.commits,
     issues: row.issues,
-    contributors: row.contributors_capped === 1 ? `${row.contributors}+` : row.contributors,
+    // Still being counted after an import: no number to compare yet.
+    contributors:
+      row.contributors_pending === 1
+        ? null
+        : row.contributors_capped === 1
+          ? `${row.contributors}+`
+          : row.contributors,
     license: row.license,
     topics: row.topics,
   };

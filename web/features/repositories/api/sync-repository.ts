@@ -1,22 +1,38 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type Repository, repositoryResponseSchema } from '../../../../shared/schemas/repositories.ts';
+import { z } from 'zod';
+import {
+  type QueuedResponse,
+  queuedResponseSchema,
+  type Repository,
+  repositoryResponseSchema,
+} from '../../../../shared/schemas/repositories.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { getRepository } from './get-repository.ts';
 import { repositoryKeys, repositoryPath } from './query-keys.ts';
 
-/** PUT /repositories/{id} with an empty body: update from GitHub. */
-export async function syncRepository(fullName: string): Promise<Repository> {
-  const { repository } = await apiRequest(repositoryPath(fullName), repositoryResponseSchema, {
-    method: 'PUT',
-  });
-  return repository;
+/**
+ * PUT /repositories/{id} with an empty body: update from GitHub. 200 with the repository, or
+ * 202 when GitHub's pace is used up and the update runs in the background by `eta`.
+ */
+export async function syncRepository(fullName: string): Promise<Repository | QueuedResponse> {
+  const answer = await apiRequest(
+    repositoryPath(fullName),
+    z.union([repositoryResponseSchema, queuedResponseSchema]),
+    {
+      method: 'PUT',
+    },
+  );
+  return 'queued' in answer ? answer : answer.repository;
 }
 
-export interface SyncResult {
-  repository: Repository;
-  /** The update worked but loading the details again did not. */
-  refreshFailed: boolean;
-}
+export type SyncResult =
+  | {
+      queued: false;
+      repository: Repository;
+      /** The update worked but loading the details again did not. */
+      refreshFailed: boolean;
+    }
+  | { queued: true; eta: string };
 
 /**
  * Updates from GitHub, then loads the details again (a failed refresh after the
@@ -27,6 +43,7 @@ export function useSyncRepository(fullName: string) {
   return useMutation({
     mutationFn: async (): Promise<SyncResult> => {
       const synced = await syncRepository(fullName);
+      if ('queued' in synced) return { queued: true, eta: synced.eta };
       queryClient.setQueryData(repositoryKeys.detail(fullName), synced);
       try {
         const fresh = await queryClient.fetchQuery({
@@ -34,9 +51,9 @@ export function useSyncRepository(fullName: string) {
           queryFn: ({ signal }) => getRepository(fullName, { signal }),
           staleTime: 0,
         });
-        return { repository: fresh, refreshFailed: false };
+        return { queued: false, repository: fresh, refreshFailed: false };
       } catch {
-        return { repository: synced, refreshFailed: true };
+        return { queued: false, repository: synced, refreshFailed: true };
       }
     },
     onSettled: async () => {

@@ -47,18 +47,27 @@ describe('progress (pending → processing → success or error, in order)', () 
   it('moves processing along as results arrive', () => {
     let items = startProcessing(buildItems(['a/b', 'bad line', 'c/d', 'e/f']));
     expect(items.map((item) => item.status)).toEqual(['processing', 'error', 'pending', 'pending']);
-    items = applyResult(items, { index: 0, input: 'a/b', ok: true, repository });
+    items = applyResult(items, { index: 0, input: 'a/b', ok: true, status: 'added', repository });
     expect(items.map((item) => item.status)).toEqual(['success', 'error', 'processing', 'pending']);
     expect(items[0]?.repository).toBe(repository);
     items = applyResult(items, {
       index: 1,
       input: 'c/d',
       ok: false,
-      error: 'c/d is already in the catalogue.',
+      status: 'failed',
+      error: 'GitHub has no repository c/d.',
     });
     expect(items.map((item) => item.status)).toEqual(['success', 'error', 'error', 'processing']);
-    expect(items[2]?.error).toBe('c/d is already in the catalogue.');
-    expect(countItems(items)).toEqual({ total: 4, succeeded: 1, failed: 2, finished: 3 });
+    expect(items[2]?.error).toBe('GitHub has no repository c/d.');
+    expect(countItems(items)).toEqual({
+      total: 4,
+      succeeded: 1,
+      failed: 2,
+      skipped: 0,
+      queued: 0,
+      finished: 3,
+      lastEta: null,
+    });
     items = failUnfinished(items, 'Network error. Please check your connection.');
     expect(items[3]).toMatchObject({
       status: 'error',
@@ -67,12 +76,74 @@ describe('progress (pending → processing → success or error, in order)', () 
   });
 });
 
+describe('skipped and queued lines', () => {
+  it('keeps each outcome apart, with the latest ETA of the queued ones', () => {
+    let items = startProcessing(buildItems(['a/b', 'c/d', 'e/f', 'g/h']));
+    const repository = { id: 'c/d' } as RepositorySummary;
+    items = applyResult(items, {
+      index: 1,
+      input: 'c/d',
+      ok: false,
+      status: 'skipped',
+      repository,
+      error: 'c/d is already in the catalogue.',
+    });
+    items = applyResult(items, {
+      index: 2,
+      input: 'e/f',
+      ok: false,
+      status: 'queued',
+      eta: '2026-11-24T15:00:00Z',
+    });
+    items = applyResult(items, {
+      index: 3,
+      input: 'g/h',
+      ok: false,
+      status: 'queued',
+      eta: '2026-11-24T16:00:00Z',
+    });
+    expect(items.map((item) => item.status)).toEqual(['processing', 'skipped', 'queued', 'queued']);
+    expect(items[1]?.repository).toBe(repository);
+    expect(items[3]?.eta).toBe('2026-11-24T16:00:00Z');
+    expect(countItems(items)).toMatchObject({
+      skipped: 1,
+      queued: 2,
+      finished: 3,
+      lastEta: '2026-11-24T16:00:00Z',
+    });
+  });
+});
+
 describe('summary', () => {
+  const counts = (
+    succeeded: number,
+    failed: number,
+    skipped = 0,
+    queued = 0,
+    lastEta: string | null = null,
+  ) => ({
+    total: succeeded + failed + skipped + queued,
+    succeeded,
+    failed,
+    skipped,
+    queued,
+    finished: succeeded + failed + skipped + queued,
+    lastEta,
+  });
+
   it.each([
-    [{ total: 3, succeeded: 3, failed: 0, finished: 3 }, '✅ Successfully added 3 repositories!'],
-    [{ total: 3, succeeded: 0, failed: 3, finished: 3 }, '❌ Failed to add all 3 repositories.'],
-    [{ total: 5, succeeded: 3, failed: 2, finished: 5 }, '⚠️ Added 3 repositories, 2 failed.'],
-  ])('%o → %s', (counts, text) => {
-    expect(summaryText(counts).text).toBe(text);
+    [counts(3, 0), '✅ Successfully added 3 repositories!'],
+    [counts(0, 3), '❌ Failed to add all 3 repositories.'],
+    [counts(3, 2), '⚠️ Added 3 repositories, 2 failed.'],
+    [counts(70, 0, 5), '⚠️ Added 70 repositories, 5 already in the catalogue, 0 failed.'],
+    [counts(1, 1, 1), '⚠️ Added 1 repository, 1 already in the catalogue, 1 failed.'],
+    [counts(0, 0, 2), '⚠️ Added 0 repositories, 2 already in the catalogue, 0 failed.'],
+  ])('%o → %s', (batch, text) => {
+    expect(summaryText(batch).text).toBe(text);
+  });
+
+  it('says by when the queued ones will be added, in the reader’s locale', () => {
+    const text = summaryText(counts(15, 0, 0, 85, '2026-11-24T15:05:00Z'), 'en-GB').text;
+    expect(text).toMatch(/^⚠️ Added 15 repositories, 85 queued \(done by \d{2}:\d{2}\), 0 failed\.$/);
   });
 });

@@ -2,6 +2,7 @@
  * The add page's items (docs/product.md#add-repositories) as pure
  * functions: one item per non-empty line, invalid lines failing locally, and the summary.
  */
+import { formatTime } from '../../../../shared/format.ts';
 import { parseAddLine } from '../../../../shared/repository-input.ts';
 import {
   type BatchResultItem,
@@ -10,7 +11,11 @@ import {
 } from '../../../../shared/schemas/repositories.ts';
 import type { BatchInput } from '../api/add-repositories-batch.ts';
 
-export type BatchItemStatus = 'pending' | 'processing' | 'success' | 'error';
+/**
+ * 'success' is the server's `added`, 'skipped' already in the catalogue, 'queued' to be added in
+ * the background by `eta`, 'error' failed (docs/product.md#batch-statuses).
+ */
+export type BatchItemStatus = 'pending' | 'processing' | 'success' | 'skipped' | 'queued' | 'error';
 
 export interface BatchItem {
   /** Position among the entered lines (lines may repeat, so this is the identity). */
@@ -24,6 +29,8 @@ export interface BatchItem {
   status: BatchItemStatus;
   error?: string;
   repository?: RepositorySummary;
+  /** When a queued item will be added (ISO 8601). */
+  eta?: string;
 }
 
 export const EMPTY_INPUT_MESSAGE = '❌ Please enter at least one repository.';
@@ -70,9 +77,7 @@ export function applyResult(items: readonly BatchItem[], result: BatchResultItem
   const at = next.findIndex((item) => item.batchIndex === result.index);
   const target = next[at];
   if (!target) return next;
-  next[at] = result.ok
-    ? { ...target, status: 'success', repository: result.repository, error: undefined }
-    : { ...target, status: 'error', error: result.error ?? 'Request failed' };
+  next[at] = { ...target, ...outcomeOf(result) };
   const following = next.findIndex((item, index) => index > at && item.status === 'pending');
   const pending = next[following];
   if (pending) next[following] = { ...pending, status: 'processing' };
@@ -84,24 +89,33 @@ export function applyResult(items: readonly BatchItem[], result: BatchResultItem
  * result adds its own finished item.
  */
 export function appendResult(items: readonly BatchItem[], result: BatchResultItem): BatchItem[] {
-  const item: BatchItem = result.ok
-    ? {
-        position: result.index,
-        line: result.input,
-        input: { id: result.input },
-        batchIndex: result.index,
-        status: 'success',
-        repository: result.repository,
-      }
-    : {
-        position: result.index,
-        line: result.input,
-        input: { id: result.input },
-        batchIndex: result.index,
-        status: 'error',
-        error: result.error ?? 'Request failed',
-      };
+  const item: BatchItem = {
+    position: result.index,
+    line: result.input,
+    input: { id: result.input },
+    batchIndex: result.index,
+    ...outcomeOf(result),
+  };
   return [...items, item];
+}
+
+/** What a server result makes of an item: its status and what goes with it. */
+function outcomeOf(result: BatchResultItem): Pick<BatchItem, 'status' | 'repository' | 'error' | 'eta'> {
+  switch (result.status) {
+    case 'added':
+      return { status: 'success', repository: result.repository, error: undefined, eta: undefined };
+    case 'skipped':
+      return { status: 'skipped', repository: result.repository, error: result.error, eta: undefined };
+    case 'queued':
+      return { status: 'queued', repository: undefined, error: undefined, eta: result.eta };
+    default:
+      return {
+        status: 'error',
+        repository: undefined,
+        error: result.error ?? 'Request failed',
+        eta: undefined,
+      };
+  }
 }
 
 /** The first pending item starts processing. */
@@ -126,25 +140,50 @@ export interface BatchCounts {
   total: number;
   succeeded: number;
   failed: number;
+  skipped: number;
+  queued: number;
   finished: number;
+  /** The latest ETA of the queued items, or null. */
+  lastEta: string | null;
 }
 
 export function countItems(items: readonly BatchItem[]): BatchCounts {
-  let succeeded = 0;
-  let failed = 0;
+  const counts = { succeeded: 0, failed: 0, skipped: 0, queued: 0 };
+  let lastEta: string | null = null;
   for (const item of items) {
-    if (item.status === 'success') succeeded += 1;
-    else if (item.status === 'error') failed += 1;
+    if (item.status === 'success') counts.succeeded += 1;
+    else if (item.status === 'error') counts.failed += 1;
+    else if (item.status === 'skipped') counts.skipped += 1;
+    else if (item.status === 'queued') {
+      counts.queued += 1;
+      if (item.eta && (lastEta === null || item.eta > lastEta)) lastEta = item.eta;
+    }
   }
-  return { total: items.length, succeeded, failed, finished: succeeded + failed };
+  const finished = counts.succeeded + counts.failed + counts.skipped + counts.queued;
+  return { total: items.length, ...counts, finished, lastEta };
 }
 
-/** The summary texts. */
-export function summaryText({ total, succeeded, failed }: BatchCounts): {
-  kind: 'success' | 'error' | 'warning';
-  text: string;
-} {
-  if (succeeded === total) return { kind: 'success', text: `✅ Successfully added ${total} repositories!` };
-  if (succeeded === 0) return { kind: 'error', text: `❌ Failed to add all ${total} repositories.` };
-  return { kind: 'warning', text: `⚠️ Added ${succeeded} repositories, ${failed} failed.` };
+const repositories = (count: number) => `${count} ${count === 1 ? 'repository' : 'repositories'}`;
+
+/**
+ * The summary texts: SPEC's three when nothing was skipped or queued, else one warning that
+ * names every outcome (docs/product.md#batch-statuses).
+ */
+export function summaryText(
+  { total, succeeded, failed, skipped, queued, lastEta }: BatchCounts,
+  locale?: string,
+): { kind: 'success' | 'error' | 'warning'; text: string } {
+  if (skipped === 0 && queued === 0) {
+    if (succeeded === total) return { kind: 'success', text: `✅ Successfully added ${total} repositories!` };
+    if (succeeded === 0) return { kind: 'error', text: `❌ Failed to add all ${total} repositories.` };
+    return { kind: 'warning', text: `⚠️ Added ${succeeded} repositories, ${failed} failed.` };
+  }
+  const parts = [`⚠️ Added ${repositories(succeeded)}`];
+  if (skipped > 0) parts.push(`${skipped} already in the catalogue`);
+  if (queued > 0)
+    parts.push(
+      lastEta ? `${queued} queued (done by ${formatTime(lastEta, { locale })})` : `${queued} queued`,
+    );
+  parts.push(`${failed} failed.`);
+  return { kind: 'warning', text: parts.join(', ') };
 }

@@ -1,5 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { formatTime } from '../../../../shared/format.ts';
 import { encodeRouteId } from '../../../../shared/route-id.ts';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
 import { catalogueDouble } from '../../../../test/web/catalogue-double.ts';
@@ -39,8 +40,8 @@ async function openAdd(handlers: Record<string, FetchHandler> = {}, hasWebhook =
   return rendered;
 }
 
-function added(id: string): { ok: true; repository: RepositorySummary } {
-  return { ok: true, repository: buildSummary({ id }) };
+function added(id: string): { ok: true; status: 'added'; repository: RepositorySummary } {
+  return { ok: true, status: 'added', repository: buildSummary({ id }) };
 }
 
 function requests(fetchMock: ReturnType<typeof vi.fn>, pathname: string): Request[] {
@@ -49,11 +50,12 @@ function requests(fetchMock: ReturnType<typeof vi.fn>, pathname: string): Reques
     .filter((request) => new URL(request.url).pathname === pathname);
 }
 
-function progressRow(line: string): HTMLElement {
+/** The progress row of `line` (the `nth` one when a line repeats). */
+function progressRow(line: string, nth = 0): HTMLElement {
   const list = screen.getByRole('list', { name: 'Repositories being added' });
   const row = within(list)
     .getAllByRole('listitem')
-    .find((item) => item.textContent?.startsWith(line));
+    .filter((item) => item.textContent?.startsWith(line))[nth];
   if (!row) throw new Error(`no progress row for ${line}`);
   return row;
 }
@@ -126,28 +128,40 @@ describe('batch progress', () => {
 
     // A line split over two chunks, and two lines in one chunk.
     await act(async () => {
-      stream.pushRaw('{"index":1,"input":"https://github.com/vitejs/vite","ok":false,');
-      stream.pushRaw('"error":"GitHub API quota exhausted"}\n');
+      stream.pushRaw('{"index":1,"input":"https://github.com/vitejs/vite","ok":false,"status":"queued",');
+      stream.pushRaw('"eta":"2026-11-24T15:05:00.000Z"}\n');
       stream.push(
         { index: 2, input: 'https://github.com/a/b', ...added('a/b') },
         {
           index: 3,
           input: 'facebook/react',
           ok: false,
+          status: 'skipped',
+          repository: buildSummary({ id: 'facebook/react' }),
           error: 'facebook/react is already in the catalogue.',
         },
-        { done: true, succeeded: 2, failed: 2 },
+        { done: true, succeeded: 2, failed: 0, skipped: 1, queued: 1 },
       );
       stream.end();
     });
 
-    expect(await screen.findByText('⚠️ Added 2 repositories, 3 failed.')).toBeVisible();
+    const eta = formatTime('2026-11-24T15:05:00.000Z');
     expect(
-      within(progressRow('https://github.com/vitejs/vite')).getByText('Failed: GitHub API quota exhausted'),
+      await screen.findByText(
+        `⚠️ Added 2 repositories, 1 already in the catalogue, 1 queued (done by ${eta}), 1 failed.`,
+      ),
     ).toBeVisible();
+    expect(
+      within(progressRow('https://github.com/vitejs/vite')).getByText(
+        `Queued: GitHub asks us to slow down, added by ${eta}`,
+      ),
+    ).toBeVisible();
+    expect(progressRow('https://github.com/vitejs/vite').dataset.status).toBe('queued');
+    expect(progressRow('facebook/react', 1).dataset.status).toBe('skipped');
     const results = screen.getByRole('heading', { name: 'Results' }).closest('div') as HTMLElement;
     expect(within(results).getByText('Successful')).toBeVisible();
-    expect(within(results).getByText(/facebook\/react is already in the catalogue\./)).toBeVisible();
+    expect(within(results).getByText('Already in the catalogue')).toBeVisible();
+    expect(within(results).getByText(`Queued (done by ${eta})`)).toBeVisible();
     expect(within(results).getByText(new RegExp(INVALID.replace(/[.]/g, '\\.')))).toBeVisible();
     expect(within(results).getByRole('link', { name: 'facebook/react' }).getAttribute('href')).toBe(
       `#/repo/${encodeRouteId('facebook/react')}`,
@@ -165,7 +179,7 @@ describe('batch progress', () => {
       stream.push(
         { index: 0, input: 'a/b', ...added('a/b') },
         { index: 1, input: 'c/d', ...added('c/d') },
-        { done: true, succeeded: 2, failed: 0 },
+        { done: true, succeeded: 2, failed: 0, skipped: 0, queued: 0 },
       );
       stream.end();
     });
@@ -220,7 +234,7 @@ describe('batch progress', () => {
       await waitFor(() => expect(screen.getByText(`Processing ${start + 100} of 500...`)).toBeVisible());
     }
     await act(async () => {
-      stream.push({ done: true, succeeded: 500, failed: 0 });
+      stream.push({ done: true, succeeded: 500, failed: 0, skipped: 0, queued: 0 });
       stream.end();
     });
     expect(await screen.findByText('✅ Successfully added 500 repositories!')).toBeVisible();
@@ -327,13 +341,24 @@ describe('Clear', () => {
       await act(async () => {
         stream.push(
           { index: 0, input: 'a/b', ...added('a/b') },
-          { index: 1, input: 'c/d', ok: false, error: 'c/d is already in the catalogue.' },
-          { done: true, succeeded: 1, failed: 1 },
+          {
+            index: 1,
+            input: 'c/d',
+            ok: false,
+            status: 'skipped',
+            repository: buildSummary({ id: 'c/d' }),
+            error: 'c/d is already in the catalogue.',
+          },
+          { index: 2, input: 'e/f', ok: false, status: 'failed', error: 'GitHub has no repository e/f.' },
+          { done: true, succeeded: 1, failed: 1, skipped: 1, queued: 0 },
         );
         stream.end();
       });
-      expect(await screen.findByText('⚠️ Added 1 repositories, 1 failed.')).toBeVisible();
-      expect(within(progressRow('c/d')).getByText('Failed: c/d is already in the catalogue.')).toBeVisible();
+      expect(
+        await screen.findByText('⚠️ Added 1 repository, 1 already in the catalogue, 1 failed.'),
+      ).toBeVisible();
+      expect(within(progressRow('c/d')).getByText('Already in the catalogue')).toBeVisible();
+      expect(within(progressRow('e/f')).getByText('Failed: GitHub has no repository e/f.')).toBeVisible();
       const [request] = requests(fetchMock, '/repositories/import');
       expect(await request?.json()).toEqual({ source: 'starred', login: 'torvalds', notify_slack: true });
     });

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { defaultVersionNumber, isoDay } from '../../../../shared/format.ts';
+import { defaultVersionNumber, formatTime, isoDay } from '../../../../shared/format.ts';
 import { encodeRouteId } from '../../../../shared/route-id.ts';
 import type { Repository, Version } from '../../../../shared/schemas/repositories.ts';
 import { catalogueDouble } from '../../../../test/web/catalogue-double.ts';
@@ -263,6 +263,31 @@ describe('update from GitHub', () => {
     // The stored details stay on screen, with the failed reload and its Retry.
     expect(screen.getByText('Failed to fetch repository details: x')).toBeVisible();
     expect(screen.getByRole('button', { name: 'Retry' })).toBeEnabled();
+  });
+
+  it('says when GitHub’s pace queued the update, and by when it runs', async () => {
+    const eta = '2026-11-24T15:05:00.000Z';
+    const { user } = openDetail(undefined, {
+      [`PUT ${PATH}`]: () =>
+        jsonResponse(
+          { queued: true, eta, message: 'GitHub asks us to slow down for now, so the update is queued.' },
+          { status: 202 },
+        ),
+    });
+    await loaded();
+    await user.click(screen.getByRole('button', { name: 'Update from GitHub' }));
+    expect(
+      await screen.findByText(
+        `⏳ Queued: GitHub asks us to slow down, so the update runs by ${formatTime(eta)}.`,
+      ),
+    ).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Update from GitHub' })).toBeEnabled();
+  });
+
+  it("shows 'counting…' while the contributors are being counted", async () => {
+    openDetail(buildRepository({ id: FULL_NAME, contributors: null }));
+    await loaded();
+    expect(screen.getByText('counting…')).toBeVisible();
   });
 
   it("shows '❌ Failed to update: {message}'", async () => {

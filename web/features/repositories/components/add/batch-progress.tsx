@@ -1,8 +1,9 @@
 import { Anchor, Group, Loader, Progress, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconCheck, IconClock, IconX } from '@tabler/icons-react';
+import { IconCheck, IconClock, IconHourglass, IconPlayerSkipForward, IconX } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useId, useRef } from 'react';
 import { Link } from 'react-router';
+import { formatTime } from '../../../../../shared/format.ts';
 import { encodeRouteId } from '../../../../../shared/route-id.ts';
 import type { BatchCounts, BatchItem } from '../../lib/batch-items.ts';
 import tones from '../tones.module.css';
@@ -14,8 +15,18 @@ const STATUS_TEXT = {
   pending: 'Pending',
   processing: 'Processing...',
   success: 'Added',
+  skipped: 'Already in the catalogue',
+  queued: 'Queued',
   error: 'Failed',
 } as const;
+
+/** The line under a row's name: its status, with the error or the ETA where there is one. */
+function statusLine(item: BatchItem): string {
+  if (item.status === 'error' && item.error) return `${STATUS_TEXT.error}: ${item.error}`;
+  if (item.status === 'queued' && item.eta)
+    return `Queued: GitHub asks us to slow down, added by ${formatTime(item.eta)}`;
+  return STATUS_TEXT[item.status];
+}
 
 /**
  * The per-item progress list. Virtualised in its own scroll box, so a 500-line paste
@@ -61,7 +72,14 @@ export function BatchProgress({
             : `Processed ${counts.finished} of ${counts.total}`}
         </Text>
         <Text size="sm" c="dimmed">
-          {counts.succeeded} added · {counts.failed} failed
+          {[
+            `${counts.succeeded} added`,
+            counts.skipped > 0 ? `${counts.skipped} already there` : null,
+            counts.queued > 0 ? `${counts.queued} queued` : null,
+            `${counts.failed} failed`,
+          ]
+            .filter(Boolean)
+            .join(' · ')}
         </Text>
       </Group>
       <Progress
@@ -128,7 +146,7 @@ const ProgressRow = memo(function ProgressRow({
       <StatusIcon status={item.status} />
       <div className={classes.progressText}>
         <Text size="sm" className={classes.line}>
-          {item.status === 'success' && item.repository ? (
+          {(item.status === 'success' || item.status === 'skipped') && item.repository ? (
             <Anchor component={Link} to={`/repo/${encodeRouteId(item.repository.id)}`}>
               {item.line}
             </Anchor>
@@ -141,9 +159,7 @@ const ProgressRow = memo(function ProgressRow({
           c={item.status === 'error' ? undefined : 'dimmed'}
           className={item.status === 'error' ? tones.errorText : undefined}
         >
-          {item.status === 'error' && item.error
-            ? `${STATUS_TEXT.error}: ${item.error}`
-            : STATUS_TEXT[item.status]}
+          {statusLine(item)}
         </Text>
       </div>
     </li>
@@ -155,6 +171,8 @@ function StatusIcon({ status }: { status: BatchItem['status'] }) {
   const look = {
     pending: { color: 'gray', icon: IconClock },
     success: { color: 'green', icon: IconCheck },
+    skipped: { color: 'gray', icon: IconPlayerSkipForward },
+    queued: { color: 'yellow', icon: IconHourglass },
     error: { color: 'red', icon: IconX },
   }[status];
   const Icon = look.icon;

@@ -3,6 +3,7 @@ import { IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { MESSAGE_CLEAR_MS } from '../../../../../shared/constants.ts';
+import { formatTime } from '../../../../../shared/format.ts';
 import type { Repository } from '../../../../../shared/schemas/repositories.ts';
 import { ConfirmDialog } from '../../../../components/confirm-dialog.tsx';
 import { InlineMessage } from '../../../../components/inline-message.tsx';
@@ -18,6 +19,9 @@ export const UPDATING_MESSAGE = 'Updating from GitHub...';
 export const UPDATED_MESSAGE = '✅ Repository updated!';
 export const UPDATED_REFRESH_FAILED = '✅ Repository updated, but failed to refresh details.';
 export const UPDATE_TIMED_OUT = 'GitHub took too long to answer. Showing the stored data.';
+/** A 202: GitHub's pace is used up, the engine updates it in the background. */
+export const updateQueuedMessage = (eta: string) =>
+  `⏳ Queued: GitHub asks us to slow down, so the update runs by ${formatTime(eta)}.`;
 
 /** The update-from-GitHub and delete actions with their messages (docs/product.md#repository-detail). */
 export function RepositoryActions({ repository }: { repository: Repository }) {
@@ -33,10 +37,11 @@ export function RepositoryActions({ repository }: { repository: Repository }) {
   const onSync = () => {
     show('info', UPDATING_MESSAGE);
     sync.mutate(undefined, {
-      onSuccess: ({ refreshFailed }) =>
-        refreshFailed
-          ? show('success', UPDATED_REFRESH_FAILED, MESSAGE_CLEAR_MS.saved)
-          : show('success', UPDATED_MESSAGE, MESSAGE_CLEAR_MS.repositoryUpdated),
+      onSuccess: (result) => {
+        if (result.queued) show('info', updateQueuedMessage(result.eta));
+        else if (result.refreshFailed) show('success', UPDATED_REFRESH_FAILED, MESSAGE_CLEAR_MS.saved);
+        else show('success', UPDATED_MESSAGE, MESSAGE_CLEAR_MS.repositoryUpdated);
+      },
       // A time-out continues with the local data.
       onError: (error) =>
         isTimeout(error)

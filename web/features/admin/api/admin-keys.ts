@@ -2,6 +2,7 @@
 export const adminKeys = {
   all: ['admin'] as const,
   stats: ['admin', 'stats'] as const,
+  sync: ['admin', 'sync'] as const,
   users: ['admin', 'users'] as const,
   userList: (params: AdminUsersParams) => ['admin', 'users', params] as const,
   backups: ['admin', 'backups'] as const,

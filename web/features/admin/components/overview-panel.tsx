@@ -15,9 +15,20 @@ import { SectionError } from '../../../components/load-states.tsx';
 import { StatCard } from '../../../components/stat-card.tsx';
 import { useAdminStats } from '../api/get-admin-stats.ts';
 import { loadErrorMessage } from '../lib/admin-messages.ts';
+import { SyncEngineSection } from './sync-engine-section.tsx';
 
-/** Overview: user counts and repository counts. */
+/** Overview: user counts, repository counts and the sync engine. */
 export function OverviewPanel() {
+  return (
+    <Stack gap="xl">
+      <AccountCounts />
+      <SyncEngineSection />
+    </Stack>
+  );
+}
+
+/** The user and repository cards, with their own loading and error states. */
+function AccountCounts() {
   const stats = useAdminStats();
   if (stats.isPending) {
     return (

@@ -8,7 +8,7 @@ import { isApiError } from '../../../lib/api-client.ts';
 export const ACCESS_DENIED_MESSAGE = 'Access denied. Admin privileges required.';
 export const LOAD_FAILED_MESSAGE = 'Failed to load admin data. Please try again.';
 
-export type AdminResource = 'statistics' | 'users' | 'repositories';
+export type AdminResource = 'statistics' | 'users' | 'repositories' | 'the sync engine';
 
 /** 500 or above names what failed to load; anything else is the general text. */
 export function loadErrorMessage(error: unknown, resource: AdminResource): string {

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { AdminStats, AdminUser, Backup } from '../../../../shared/schemas/admin.ts';
+import type { AdminStats, AdminSync, AdminUser, Backup } from '../../../../shared/schemas/admin.ts';
 import { catalogueDouble } from '../../../../test/web/catalogue-double.ts';
 import {
   buildUser,
@@ -63,6 +63,44 @@ const adminRepositories = catalogueDouble(
   ),
 );
 
+const syncState: AdminSync = {
+  queued: 120,
+  running: 25,
+  jobs_waiting: 3,
+  next_run_at: '2026-11-24T10:01:00.000Z',
+  interval_hours: 24,
+  tokens: [
+    {
+      owner: 'server',
+      last_four: 'abcd',
+      remaining: 4200,
+      limit: 5000,
+      reset_at: '2026-11-24T10:30:00.000Z',
+      rest_per_min: 640,
+      paused_until: null,
+    },
+    {
+      owner: 'bob',
+      last_four: 'wxyz',
+      remaining: 10,
+      limit: 5000,
+      reset_at: '2026-11-24T10:45:00.000Z',
+      rest_per_min: 0,
+      paused_until: '2026-11-24T10:02:00.000Z',
+    },
+  ],
+  recent_errors: [
+    {
+      repository_id: 'octo/broken',
+      full_name: 'octo/broken',
+      error: 'GitHub could not be reached.',
+      failures: 3,
+      at: '2026-11-24T09:50:00.000Z',
+      next_due_at: '2026-11-24T10:50:00.000Z',
+    },
+  ],
+};
+
 const error = (status: number, message: string, code = 'internal_error') =>
   jsonResponse({ message, code }, { status });
 
@@ -71,6 +109,7 @@ function adminApi(overrides: Record<string, FetchHandler> = {}): Record<string, 
   return {
     'GET /auth/me': () => jsonResponse({ user: me }),
     'GET /auth/admin/stats': () => jsonResponse(stats),
+    'GET /auth/admin/sync': () => jsonResponse(syncState),
     'GET /auth/admin/users': () => jsonResponse({ users: [me, bob], total: 2, page: 1, per_page: 50 }),
     'GET /health/backups': () => jsonResponse({ backups }),
     'GET /auth/admin/repositories': adminRepositories.handlers[
@@ -167,6 +206,32 @@ describe('overview', () => {
     fail = false;
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('group', { name: 'Total users: 12' })).toBeVisible();
+  });
+
+  it('shows the sync engine: due and running work, each token, the failing repositories', async () => {
+    openAdmin('/admin');
+    const section = await screen.findByRole('region', { name: 'Sync engine' });
+    expect(await within(section).findByRole('group', { name: 'Due now: 120' })).toBeVisible();
+    expect(within(section).getByRole('group', { name: 'Syncing: 25' })).toBeVisible();
+    expect(within(section).getByRole('group', { name: 'Jobs waiting: 3' })).toBeVisible();
+    const tokens = within(section).getByRole('table', { name: 'GitHub tokens' });
+    const server = within(tokens).getByRole('row', { name: /server ····abcd/ });
+    expect(within(server).getByText('4,200 of 5,000')).toBeVisible();
+    expect(within(server).getByText('640')).toBeVisible();
+    const bob = within(tokens).getByRole('row', { name: /bob ····wxyz/ });
+    expect(within(bob).getByText(/^Paused until/)).toBeVisible();
+    const failures = within(section).getByRole('table', { name: 'Repositories failing to sync' });
+    expect(
+      within(failures).getByRole('row', { name: /octo\/broken GitHub could not be reached\. 3/ }),
+    ).toBeVisible();
+  });
+
+  it('a sync engine that fails to load leaves the counts, with its own Retry', async () => {
+    openAdmin('/admin', { 'GET /auth/admin/sync': () => error(500, 'boom') });
+    expect(
+      await screen.findByText('Server error occurred while loading the sync engine. Please try again later.'),
+    ).toBeVisible();
+    expect(screen.getByRole('group', { name: 'Total users: 12' })).toBeVisible();
   });
 
   it("other failures say 'Failed to load admin data. Please try again.'", async () => {

@@ -1,0 +1,51 @@
+/** Latency of sequential requests (one at a time, keep-alive), as p50/p99 in milliseconds. */
+export interface Latency {
+  p50: number;
+  p99: number;
+  samples: number;
+}
+
+export function percentile(sorted: number[], fraction: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1);
+  return sorted[Math.max(0, index)] ?? Number.NaN;
+}
+
+/**
+ * Calls `request(i)` `samples` times after `warmup` unmeasured calls; each call must read the
+ * whole answer. Throws on a non-2xx answer, so a broken call never looks fast.
+ */
+export async function measureLatency(
+  request: (i: number) => Promise<Response>,
+  samples: number,
+  warmup = Math.min(20, samples),
+): Promise<Latency> {
+  for (let i = 0; i < warmup; i++) await readOk(await request(i));
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const started = performance.now();
+    await readOk(await request(i));
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), samples };
+}
+
+async function readOk(response: Response): Promise<void> {
+  const body = await response.arrayBuffer();
+  if (!response.ok) throw new Error(`${response.status} ${response.url}: ${new TextDecoder().decode(body).slice(0, 300)}`);
+}
+
+/** Samples this process's RSS every `everyMs` until stopped: the peak, for memory budgets. */
+export function sampleRss(everyMs = 20): { stop(): number } {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, process.memoryUsage().rss);
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export async function runSyncBench(): Promise<object> {
+  return {};
+}

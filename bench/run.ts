@@ -20,11 +20,14 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const host = machine();
-console.log(`Machine: ${host.cpu}, ${host.cores} cores, ${host.memory_gib} GiB, Node ${host.node}, ${host.platform}`);
+console.log(
+  `Machine: ${host.cpu}, ${host.cores} cores, ${host.memory_gib} GiB, Node ${host.node}, ${host.platform}`,
+);
 for (const part of wanted.length > 0 ? wanted : Object.keys(PARTS)) {
   const started = performance.now();
   const section = await PARTS[part]?.();
-  if (section) writeSection(part, { duration_s: Math.round((performance.now() - started) / 1000), ...section });
+  if (section)
+    writeSection(part, { duration_s: Math.round((performance.now() - started) / 1000), ...section });
   console.log(`\n[${part}] written to bench/results/latest.json`);
 }
 process.exit(0);

@@ -33,7 +33,8 @@ export async function measureLatency(
 
 async function readOk(response: Response): Promise<void> {
   const body = await response.arrayBuffer();
-  if (!response.ok) throw new Error(`${response.status} ${response.url}: ${new TextDecoder().decode(body).slice(0, 300)}`);
+  if (!response.ok)
+    throw new Error(`${response.status} ${response.url}: ${new TextDecoder().decode(body).slice(0, 300)}`);
 }
 
 /** Samples this process's RSS every `everyMs` until stopped: the peak, for memory budgets. */

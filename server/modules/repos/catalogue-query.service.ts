@@ -39,7 +39,7 @@ import { type Viewer, visibleTo } from './repos.queries.ts';
 export interface CatalogueQueryDeps {
   db: Kysely<Database>;
   clock: Clock;
-  /** Rows per database read while exporting (500 by default). */
+  /** Rows per database read while exporting (2,000 by default). */
   exportBatchSize?: number;
 }
 
@@ -65,7 +65,7 @@ export class CatalogueQueryService {
   constructor(deps: CatalogueQueryDeps) {
     this.#db = deps.db;
     this.#clock = deps.clock;
-    this.#exportBatchSize = deps.exportBatchSize ?? 500;
+    this.#exportBatchSize = deps.exportBatchSize ?? 2000;
   }
 
   /** One page of `GET /repositories/` (and of the admin list, with an admin viewer). */

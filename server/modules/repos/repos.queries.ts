@@ -23,7 +23,47 @@ import { scheduleAt } from './sync-state.queries.ts';
 
 type Db = Kysely<Database>;
 export type RepositoryRow = Selectable<RepositoriesTable>;
-export type RepositoryListRow = RepositoryRow & { comment_count: number; version_count: number };
+/**
+ * A repository as lists, pages and exports read it: every column but the stored recent commits
+ * and ETags (kilobytes a row that only the detail screen and the sync engine need), with its
+ * comment and version counts.
+ */
+export type RepositoryListRow = Omit<RepositoryRow, 'recent_commits' | 'etags'> & {
+  comment_count: number;
+  version_count: number;
+};
+/** The detail screen's row: a list row with its recent commits. */
+export type RepositoryDetailRow = RepositoryListRow & { recent_commits: string };
+
+const LIST_COLUMNS = [
+  'repositories.id',
+  'repositories.full_name',
+  'repositories.github_id',
+  'repositories.user_id',
+  'repositories.name',
+  'repositories.description',
+  'repositories.url',
+  'repositories.license',
+  'repositories.topics',
+  'repositories.tags',
+  'repositories.notes',
+  'repositories.stars',
+  'repositories.forks',
+  'repositories.issues',
+  'repositories.commits',
+  'repositories.contributors',
+  'repositories.contributors_capped',
+  'repositories.contributors_pending',
+  'repositories.language',
+  'repositories.archived',
+  'repositories.private',
+  'repositories.gone',
+  'repositories.default_branch',
+  'repositories.last_commit',
+  'repositories.last_synced',
+  'repositories.created_at',
+  'repositories.updated_at',
+] as const;
 
 /** The caller as visibility rules see it (docs/product.md#roles-and-visibility). */
 export interface Viewer {
@@ -51,7 +91,7 @@ export function visibleTo<O>(query: SelectQueryBuilder<Database, 'repositories',
 export function withCounts(db: Db) {
   return db
     .selectFrom('repositories')
-    .selectAll('repositories')
+    .select(LIST_COLUMNS)
     .select((eb) => [
       eb
         .selectFrom('comments')
@@ -119,21 +159,12 @@ export async function findRepositoryByGithubId(db: Db, githubId: number): Promis
   return db.selectFrom('repositories').selectAll().where('github_id', '=', githubId).executeTakeFirst();
 }
 
-export async function findRepositoryWithCounts(db: Db, id: number): Promise<RepositoryListRow | undefined> {
-  const row = await withCounts(db).where('repositories.id', '=', id).executeTakeFirst();
+export async function findRepositoryWithCounts(db: Db, id: number): Promise<RepositoryDetailRow | undefined> {
+  const row = await withCounts(db)
+    .select('repositories.recent_commits')
+    .where('repositories.id', '=', id)
+    .executeTakeFirst();
   return row ? normalizeCounts(row) : undefined;
-}
-
-/** Repositories due for the scheduled refresh: never synced or not since `cutoff`, oldest first. */
-export async function listStaleRepositories(db: Db, cutoff: string): Promise<RepositoryRow[]> {
-  return db
-    .selectFrom('repositories')
-    .selectAll()
-    .where('gone', '=', 0)
-    .where((eb) => eb.or([eb('last_synced', 'is', null), eb('last_synced', '<', cutoff)]))
-    .orderBy('last_synced')
-    .orderBy('id')
-    .execute();
 }
 
 /** Members who proved access to a repository, the one named first. */

@@ -160,6 +160,9 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
     '/repositories/export',
     {
       config: member,
+      // A 100,000-row export is ~30 MB of text: gzip's fastest level still shrinks it about
+      // fourfold at three times the speed of the default (docs/benchmarks.md).
+      compress: { encodings: ['gzip', 'deflate'], zlibOptions: { level: 1 } },
       schema: {
         tags,
         summary: 'CSV of the visible repositories matching the filters, in list order',

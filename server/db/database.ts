@@ -47,7 +47,14 @@ function openSqlite(file: string): DatabaseHandle {
 pg.types.setTypeParser(20, (value) => Number(value));
 
 function openPostgres(connectionString: string): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5000 });
+  // JIT compilation pays off for long analytical queries only: for the catalogue's counts over
+  // 100,000 rows it spent 100 ms compiling a 40 ms scan (docs/benchmarks.md). Off per session.
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    options: '-c jit=off',
+  });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   return handleOf(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');

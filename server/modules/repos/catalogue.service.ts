@@ -42,6 +42,7 @@ import {
 } from './repo-presenter.ts';
 import type { RepositoryRow, Viewer } from './repos.queries.ts';
 import * as queries from './repos.queries.ts';
+import { inTransaction } from './repository-labels.ts';
 import { scheduleAt } from './sync-state.queries.ts';
 
 /**
@@ -191,6 +192,9 @@ export class CatalogueService {
     const added: { id: string; url: string; stars: number }[] = [];
     /** Set once GitHub can't take more now: later lines are queued from this time on. */
     let queue: QueuePlan | null = null;
+    /** The next window's GraphQL read, started early; resolves to its failure, if any. */
+    let readAhead: Promise<unknown> = Promise.resolve(null);
+    let readingAhead = false;
     for (const item of parsed) {
       const base = { index: item.index, input: item.input };
       if (!item.fullName) {
@@ -207,8 +211,27 @@ export class CatalogueService {
           yield { ...base, ok: false, status: 'queued', eta: eta.toISOString() };
           continue;
         }
-        if (token && !examined.has(item.fullName.toLowerCase())) {
-          await this.#prefetch(viewer, token, parsed.slice(item.index), prefetched, examined);
+        if (token) {
+          const key = item.fullName.toLowerCase();
+          if (!examined.has(key))
+            await this.#prefetch(viewer, token, parsed.slice(item.index), prefetched, examined);
+          else if (!prefetched.has(key)) {
+            // Read ahead: its query is in flight (or failed: then this line meets the same).
+            const failure = await readAhead;
+            if (failure && !prefetched.has(key)) throw failure;
+          }
+          // The next window's query runs while this window's rows are written.
+          if (!readingAhead && examined.size - item.index < 2 * GRAPHQL_BATCH_SIZE) {
+            readingAhead = true;
+            readAhead = this.#prefetch(viewer, token, parsed.slice(item.index + 1), prefetched, examined)
+              .then(
+                () => null,
+                (error: unknown) => error,
+              )
+              .finally(() => {
+                readingAhead = false;
+              });
+          }
         }
         const row = await this.#addOne(
           viewer,
@@ -236,6 +259,7 @@ export class CatalogueService {
         yield { ...base, ok: false, status: skipped ? 'skipped' : 'failed', error: error.message };
       }
     }
+    await readAhead;
     if (notifySlack && added.length > 0) await this.#notify(viewer, added);
   }
 
@@ -393,39 +417,42 @@ export class CatalogueService {
     if (existing) throw notOnGitHub(fullName);
 
     const now = isoNow(this.#deps.clock);
-    let row: RepositoryRow;
+    // One transaction for the row and everything that goes with it: one commit (one fsync on
+    // SQLite) per line, which sets the pace of a 1,000-line import (docs/benchmarks.md).
     try {
-      row = await queries.insertRepository(
-        db,
-        {
-          ...newRowFieldsOfSnapshot(snapshot),
-          user_id: viewer.id,
-          tags: normalizeTags(tags),
-          notes: '',
-          gone: 0,
-          last_synced: now,
-          etags: JSON.stringify(etags),
-          created_at: now,
-          updated_at: now,
-        },
-        this.nextSyncAt(),
-      );
+      return await inTransaction(db, async (trx) => {
+        const row = await queries.insertRepository(
+          trx,
+          {
+            ...newRowFieldsOfSnapshot(snapshot),
+            user_id: viewer.id,
+            tags: normalizeTags(tags),
+            notes: '',
+            gone: 0,
+            last_synced: now,
+            etags: JSON.stringify(etags),
+            created_at: now,
+            updated_at: now,
+          },
+          this.nextSyncAt(),
+        );
+        if (snapshot.private) await queries.grantAccess(trx, row.id, viewer.id, now);
+        // Read over GraphQL: the contributor count follows within the token's pace.
+        if (row.contributors_pending === 1) {
+          const payload: CountContributorsPayload = { repository_id: row.id, user_id: viewer.id };
+          await this.#deps.jobs.enqueue(COUNT_CONTRIBUTORS_JOB, payload, { db: trx });
+        }
+        // Added under a former name (GitHub answered 301): that name keeps resolving too.
+        if (snapshot.fullName.toLowerCase() !== fullName.toLowerCase())
+          await queries.addAlias(trx, row.id, fullName);
+        await this.#recordMetrics(row, trx);
+        return row;
+      });
     } catch (error) {
       // Two members adding the same repository at once: the second sees it as catalogued.
       if (isUniqueViolation(error)) throw conflict(`${snapshot.fullName} is already in the catalogue.`);
       throw error;
     }
-    if (snapshot.private) await queries.grantAccess(db, row.id, viewer.id, now);
-    // Read over GraphQL: the contributor count follows within the token's pace.
-    if (row.contributors_pending === 1) {
-      const payload: CountContributorsPayload = { repository_id: row.id, user_id: viewer.id };
-      await this.#deps.jobs.enqueue(COUNT_CONTRIBUTORS_JOB, payload);
-    }
-    // Added under a former name (GitHub answered 301): that name keeps resolving too.
-    if (snapshot.fullName.toLowerCase() !== fullName.toLowerCase())
-      await queries.addAlias(db, row.id, fullName);
-    await this.#recordMetrics(row);
-    return row;
   }
 
   /**
@@ -466,19 +493,22 @@ export class CatalogueService {
       await this.markGone(row);
       return false;
     }
-    // Renamed or transferred: the id follows GitHub, the old name keeps resolving.
-    if (snapshot.fullName !== row.full_name) await queries.addAlias(db, row.id, row.full_name);
     const now = isoNow(clock);
-    const updated = await queries.updateRepository(db, row.id, {
-      ...rowFieldsOfSnapshot(snapshot),
-      gone: 0,
-      last_synced: now,
-      // A GraphQL read has no ETags: keep the stored ones, they still describe the REST lists.
-      ...(etags ? { etags: JSON.stringify(etags) } : {}),
-      updated_at: now,
+    // One commit for the row, its schedule and its day's metrics.
+    await inTransaction(db, async (trx) => {
+      // Renamed or transferred: the id follows GitHub, the old name keeps resolving.
+      if (snapshot.fullName !== row.full_name) await queries.addAlias(trx, row.id, row.full_name);
+      const updated = await queries.updateRepository(trx, row.id, {
+        ...rowFieldsOfSnapshot(snapshot),
+        gone: 0,
+        last_synced: now,
+        // A GraphQL read has no ETags: keep the stored ones, they still describe the REST lists.
+        ...(etags ? { etags: JSON.stringify(etags) } : {}),
+        updated_at: now,
+      });
+      await scheduleAt(trx, row.id, this.nextSyncAt());
+      await this.#recordMetrics(updated, trx);
     });
-    await scheduleAt(db, row.id, this.nextSyncAt());
-    await this.#recordMetrics(updated);
     return true;
   }
 
@@ -497,8 +527,8 @@ export class CatalogueService {
     await queries.updateRepository(this.#deps.db, row.id, { gone: 1, updated_at: isoNow(this.#deps.clock) });
   }
 
-  async #recordMetrics(row: RepositoryRow) {
-    await queries.upsertDailyMetrics(this.#deps.db, {
+  async #recordMetrics(row: RepositoryRow, db: Kysely<Database> = this.#deps.db) {
+    await queries.upsertDailyMetrics(db, {
       repository_id: row.id,
       day: isoNow(this.#deps.clock).slice(0, 10),
       stars: row.stars,

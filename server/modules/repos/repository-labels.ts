@@ -156,9 +156,15 @@ export async function rebuildDerivedTables(db: Db): Promise<{ repositories: numb
       count += rows.length;
       lastId = rows[rows.length - 1]?.id ?? lastId;
     }
-    // A bulk load leaves FTS5 with many small segments; merging them keeps searches fast.
+    // A bulk load leaves FTS5 with many small segments; merging them keeps searches fast. On
+    // PostgreSQL the planner needs statistics of what was just loaded, or it picks scans meant
+    // for empty tables until autovacuum comes by.
     if (!isPostgres(trx)) {
       await sql`insert into repository_search (repository_search) values ('optimize')`.execute(trx);
+    } else {
+      await sql`analyze repositories, repository_tags, repository_topics, repository_search, repository_access`.execute(
+        trx,
+      );
     }
     return { repositories: count };
   });

@@ -69,6 +69,11 @@ export function writeSection(part: string, section: object): void {
   writeFileSync(LATEST, `${JSON.stringify(next, null, 2)}\n`);
 }
 
+function verdict(figure: Figure): string {
+  if (figure.budget === '—') return '';
+  return figure.pass ? 'met' : '**missed**';
+}
+
 /** A Markdown table of figures, as docs/benchmarks.md shows them. */
 export function printFigures(title: string, figures: Figure[]): void {
   console.log(`\n### ${title}\n`);
@@ -77,7 +82,7 @@ export function printFigures(title: string, figures: Figure[]): void {
   for (const figure of figures) {
     const note = figure.note ? ` (${figure.note})` : '';
     console.log(
-      `| ${figure.name} | ${figure.value} ${figure.unit}${note} | ${figure.budget} | ${figure.pass ? 'met' : '**missed**'} |`,
+      `| ${figure.name} | ${figure.value} ${figure.unit}${note} | ${figure.budget} | ${verdict(figure)} |`,
     );
   }
 }

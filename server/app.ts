@@ -6,7 +6,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { BODY_LIMIT_BYTES } from '../shared/constants.ts';
 import type { AppConfig } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
-import { createGitHubClient } from './github/github-client.ts';
+import { createGitHubClient, type PaceSettings } from './github/github-client.ts';
 import backupSchedule from './jobs/backup-schedule.ts';
 import repositorySync from './jobs/repository-sync.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -46,6 +46,11 @@ export interface BuildOptions {
   resolve?: Resolver;
   /** GitHub request time-out (10 s by default); tests of hangs shorten it. */
   githubTimeoutMs?: number;
+  /**
+   * GitHub pace beyond what the configuration allows (it caps the pace under GitHub's limits):
+   * the fuzz test, which is not about pacing, widens it so its hundreds of adds never queue.
+   */
+  githubPace?: Partial<PaceSettings>;
   /** Where log lines go (default stdout); tests capture them to prove no secret is logged. */
   logStream?: { write(line: string): void };
 }
@@ -140,7 +145,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       clock,
       config,
       secretKey,
-      github: createGitHubClient(config, { timeoutMs: options.githubTimeoutMs, redis: paceRedis }),
+      github: createGitHubClient(config, {
+        timeoutMs: options.githubTimeoutMs,
+        redis: paceRedis,
+        pace: options.githubPace,
+      }),
       mailer: transport,
       log: app.log,
       resolve: options.resolve,

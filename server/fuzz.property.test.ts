@@ -79,7 +79,14 @@ const webDist = mkdtempSync(join(tmpdir(), 'rt-fuzz-dist-'));
 writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>fuzz</title><div id="root"></div>');
 
 // Built at collection time so that every route gets its own test below.
-const t = await createReposTestApp({}, {}, { webDistDir: webDist });
+// Pacing is not under test here (server/github/*.test.ts and the sync tests hold it): the
+// deletes and re-adds of hundreds of runs would otherwise queue behind GitHub's pace.
+const UNPACED = 1_000_000;
+const t = await createReposTestApp(
+  {},
+  { secondary: { restPointsPerMinute: UNPACED, graphqlPointsPerMinute: UNPACED } },
+  { webDistDir: webDist, githubPace: { restPerMinute: UNPACED, graphqlPointsPerMinute: UNPACED } },
+);
 let member: Identity;
 let admin: Identity;
 let victim: { id: number; email: string; username: string };

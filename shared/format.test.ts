@@ -5,11 +5,13 @@ import {
   displayLicense,
   formatAccountAge,
   formatBytes,
+  formatContributors,
   formatCount,
   formatDate,
   formatDateTime,
   formatRelativeAge,
   formatStars,
+  formatTime,
   isoDay,
   licenseGroup,
   splitList,
@@ -42,6 +44,15 @@ describe('formatStars (k or M with one decimal)', () => {
 describe('formatCount', () => {
   it('groups thousands', () => {
     expect(formatCount(1234567)).toBe('1,234,567');
+  });
+});
+
+describe('formatContributors', () => {
+  it("shows 'counting…' while the count is null, the grouped number, or the capped text as stored", () => {
+    expect(formatContributors(null)).toBe('counting…');
+    expect(formatContributors(1234, 'en-US')).toBe('1,234');
+    expect(formatContributors(0, 'en-US')).toBe('0');
+    expect(formatContributors('1000+')).toBe('1000+');
   });
 });
 
@@ -99,6 +110,18 @@ describe('formatDate and formatDateTime', () => {
     expect(formatDateTime('2026-08-22T09:05:00Z', { locale: 'en-GB', timeZone: 'UTC' })).toBe(
       '22 Aug 2026, 09:05',
     );
+  });
+});
+
+describe('formatTime (when queued work will be done)', () => {
+  it('shows the time of day in the given locale and zone', () => {
+    expect(formatTime('2026-11-24T14:05:00Z', { locale: 'en-GB', timeZone: 'UTC' })).toBe('14:05');
+    expect(formatTime('2026-11-24T14:05:00Z', { locale: 'en-US', timeZone: 'UTC' })).toBe('2:05 PM');
+  });
+
+  it("shows 'N/A' for a missing time and 'Invalid date' for garbage", () => {
+    expect(formatTime('')).toBe('N/A');
+    expect(formatTime('soon')).toBe('Invalid date');
   });
 });
 

@@ -89,7 +89,6 @@ export function formatContributors(value: number | string | null, locale?: strin
 }
 
 /** A calendar date ('22 Aug 2026' in the reader's locale); 'N/A' or 'Invalid date' otherwise. */
-
 export function formatDate(value: string | null | undefined, options: DateFormatOptions = {}): string {
   const date = parseDate(value);
   if (date === null) return options.missing ?? NOT_AVAILABLE;

@@ -652,7 +652,7 @@ export class GitHubClient {
  */
 export function createGitHubClient(
   config: AppConfig,
-  options: { timeoutMs?: number; redis?: Redis } = {},
+  options: { timeoutMs?: number; redis?: Redis; pace?: Partial<PaceSettings> } = {},
 ): GitHubClient {
   return new GitHubClient({
     apiUrl: config.githubApiUrl,
@@ -660,7 +660,7 @@ export function createGitHubClient(
     serverToken: config.githubToken,
     timeoutMs: options.timeoutMs ?? config.githubTimeoutMs,
     userAgent: `${config.appName.replace(/[^\w.-]+/g, '-')}/repo-tracker`,
-    pace: config.githubPace,
+    pace: { ...config.githubPace, ...options.pace },
     redis: options.redis,
   });
 }

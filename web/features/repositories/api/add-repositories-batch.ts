@@ -58,8 +58,9 @@ export async function readNdjson(body: ReadableStream<Uint8Array>, onLine: (line
 
 /**
  * POST /repositories/batch with `Accept: application/x-ndjson` (docs/product.md#batch-and-import): the server
- * adds the items one at a time, in order, and streams one line per item as it finishes, then `{done,
- * succeeded, failed}`. `onItem` sees each item's result as it arrives; `index` is the position in `items`.
+ * adds the items one at a time, in order, and streams one line per item as it finishes (its `status`:
+ * added, skipped, queued with an `eta`, or failed), then `{done, succeeded, failed, skipped, queued}`.
+ * `onItem` sees each item's result as it arrives; `index` is the position in `items`.
  * More than BATCH_MAX_ITEMS items go in consecutive calls.
  */
 export async function addRepositoriesBatch(

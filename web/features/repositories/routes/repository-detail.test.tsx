@@ -276,11 +276,13 @@ describe('update from GitHub', () => {
     });
     await loaded();
     await user.click(screen.getByRole('button', { name: 'Update from GitHub' }));
-    expect(
-      await screen.findByText(
-        `⏳ Queued: GitHub asks us to slow down, so the update runs by ${formatTime(eta)}.`,
-      ),
-    ).toBeVisible();
+    const notice = await screen.findByText(
+      `Queued: GitHub asks us to slow down, so the update runs by ${formatTime(eta)}.`,
+    );
+    expect(notice).toBeVisible();
+    // A notice, not an error: announced politely, never as an alert.
+    expect(notice.closest('[role="status"]')).not.toBeNull();
+    expect(screen.queryByText(/Failed to update/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Update from GitHub' })).toBeEnabled();
   });
 

@@ -19,9 +19,12 @@ export const UPDATING_MESSAGE = 'Updating from GitHub...';
 export const UPDATED_MESSAGE = '✅ Repository updated!';
 export const UPDATED_REFRESH_FAILED = '✅ Repository updated, but failed to refresh details.';
 export const UPDATE_TIMED_OUT = 'GitHub took too long to answer. Showing the stored data.';
-/** A 202: GitHub's pace is used up, the engine updates it in the background. */
+/**
+ * A 202: GitHub's pace is used up, the engine updates it in the background. No emoji: the info
+ * notice has its own icon, and ⏳ has no glyph in fonts without colour emoji.
+ */
 export const updateQueuedMessage = (eta: string) =>
-  `⏳ Queued: GitHub asks us to slow down, so the update runs by ${formatTime(eta)}.`;
+  `Queued: GitHub asks us to slow down, so the update runs by ${formatTime(eta)}.`;
 
 /** The update-from-GitHub and delete actions with their messages (docs/product.md#repository-detail). */
 export function RepositoryActions({ repository }: { repository: Repository }) {

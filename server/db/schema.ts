@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { EventType } from '../../shared/schemas/activity.ts';
 
 /**
  * Table types for Kysely. Timestamps are ISO-8601 UTC strings on both dialects so that rows
@@ -209,6 +210,17 @@ export interface RepositorySearchTable {
   document: string;
 }
 
+/** What changed, per repository (docs/product.md#activity); `data` is the type's JSON details. */
+export interface RepositoryEventsTable {
+  id: Generated<number>;
+  repository_id: number;
+  type: EventType;
+  occurred_at: string;
+  user_id: number | null;
+  data: string;
+  created_at: string;
+}
+
 export interface Database {
   repositories: RepositoriesTable;
   repository_aliases: RepositoryAliasesTable;
@@ -216,6 +228,7 @@ export interface Database {
   comments: CommentsTable;
   versions: VersionsTable;
   repository_metrics: RepositoryMetricsTable;
+  repository_events: RepositoryEventsTable;
   repository_tags: RepositoryTagsTable;
   repository_sync_state: RepositorySyncStateTable;
   repository_topics: RepositoryTopicsTable;

@@ -24,6 +24,7 @@ export const BACKUP_TABLES: readonly { name: string; key: readonly string[] }[] 
   { name: 'comments', key: ['id'] },
   { name: 'versions', key: ['id'] },
   { name: 'repository_metrics', key: ['repository_id', 'day'] },
+  { name: 'repository_events', key: ['id'] },
 ];
 
 /** Kysely's own bookkeeping: never backed up or restored (restore runs the migrations itself). */

@@ -89,6 +89,27 @@ describe('Verify e-mail', () => {
     expect(screen.getByRole('alert').textContent).toBe(message);
   });
 
+  it('checks again when a newer link is opened in the tab that shows a failure', async () => {
+    const NEWER = 'n3wErT0kEnZ9pL4mN8vB1cD3';
+    const bodies: unknown[] = [];
+    openVerify(async (request) => {
+      const body = (await request.json()) as { token: string };
+      bodies.push(body);
+      return body.token === NEWER
+        ? jsonResponse({ success: true, message: VERIFIED })
+        : errorResponse(400, 'Invalid or expired verification token.');
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Verification Failed' })).toBeVisible();
+    // The mail client opens the newer link in the same tab: only the hash changes.
+    act(() => {
+      window.location.hash = `#/verify-email?token=${NEWER}`;
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Email Verified' })).toBeVisible();
+    expect(bodies).toEqual([{ token: TOKEN }, { token: NEWER }]);
+    expect(window.location.hash).toBe('#/verify-email');
+  });
+
   it('lists possible causes and offers Register Again and Try to Login', async () => {
     openVerify(() => errorResponse(404, 'Not found'));
     await screen.findByRole('heading', { level: 1, name: 'Verification Failed' });

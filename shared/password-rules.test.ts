@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   describeMissingResetParts,
   REGISTRATION_PASSWORD_PATTERN,
+  registrationPasswordProblem,
   scorePasswordStrength,
 } from './password-rules.ts';
 
@@ -17,6 +18,21 @@ describe('registration pattern', () => {
     ['Pass w0rd', false],
   ])('%s → %s', (value, ok) => {
     expect(REGISTRATION_PASSWORD_PATTERN.test(value)).toBe(ok);
+  });
+});
+
+describe('registrationPasswordProblem', () => {
+  it('names characters outside the allowed set before the composition rule', () => {
+    expect(registrationPasswordProblem('Passw0rd#')).toBe(
+      "Password can't contain “#”: use letters, numbers and @$!%*?& only",
+    );
+    expect(registrationPasswordProblem('pass word#~#')).toBe(
+      "Password can't contain spaces, “#”, “~”: use letters, numbers and @$!%*?& only",
+    );
+    expect(registrationPasswordProblem('password1')).toBe(
+      'Password must be at least 8 characters with uppercase, lowercase, and number',
+    );
+    expect(registrationPasswordProblem('Passw0rd@$!')).toBeNull();
   });
 });
 

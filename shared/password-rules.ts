@@ -32,6 +32,23 @@ export const REGISTRATION_PASSWORD_PATTERN = new RegExp(
   `^(?=.*[a-z])(?=.*[A-Z])(?=.*\\d)[A-Za-z\\d@$!%*?&]{${PASSWORD_MIN_LENGTH},}$`,
 );
 export const REGISTRATION_PASSWORD_MESSAGE = `Password must be at least ${PASSWORD_MIN_LENGTH} characters with uppercase, lowercase, and number`;
+/** The only characters a registration password may hold besides letters and digits. */
+export const REGISTRATION_PASSWORD_SPECIALS = '@$!%*?&';
+const REGISTRATION_ALLOWED_CHARACTER = /[A-Za-z\d@$!%*?&]/;
+
+/**
+ * What is wrong with a registration password, or null. A character outside the allowed set is
+ * named first: the composition message alone ('…with uppercase, lowercase, and number') hid
+ * that cause from someone whose password had all three plus a `#`.
+ */
+export function registrationPasswordProblem(value: string): string | null {
+  const refused = [...new Set([...value].filter((char) => !REGISTRATION_ALLOWED_CHARACTER.test(char)))];
+  if (refused.length > 0) {
+    const named = refused.map((char) => (/\s/.test(char) ? 'spaces' : `“${char}”`)).join(', ');
+    return `Password can't contain ${named}: use letters, numbers and ${REGISTRATION_PASSWORD_SPECIALS} only`;
+  }
+  return REGISTRATION_PASSWORD_PATTERN.test(value) ? null : REGISTRATION_PASSWORD_MESSAGE;
+}
 
 /** Reset: the four parts of the live checklist, in the checklist's order. */
 export const RESET_PASSWORD_PARTS = [

@@ -5,7 +5,7 @@ import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   REGISTRATION_PASSWORD_MESSAGE,
-  REGISTRATION_PASSWORD_PATTERN,
+  registrationPasswordProblem,
 } from '../password-rules.ts';
 
 /**
@@ -106,10 +106,10 @@ export const registerBodySchema = z.object({
     .trim()
     .min(NAME_MIN, 'Last name must be at least 2 characters')
     .max(100, 'Last name must be at most 100 characters'),
-  password: passwordField(REGISTRATION_PASSWORD_MESSAGE).regex(
-    REGISTRATION_PASSWORD_PATTERN,
-    REGISTRATION_PASSWORD_MESSAGE,
-  ),
+  password: passwordField(REGISTRATION_PASSWORD_MESSAGE).superRefine((value, context) => {
+    const problem = registrationPasswordProblem(value);
+    if (problem !== null) context.addIssue({ code: 'custom', message: problem });
+  }),
 });
 export type RegisterBody = z.input<typeof registerBodySchema>;
 

@@ -95,7 +95,7 @@ describe('POST /auth/register', () => {
     [
       { password: 'Passw0rd#' },
       'password',
-      'Password must be at least 8 characters with uppercase, lowercase, and number',
+      "Password can't contain “#”: use letters, numbers and @$!%*?& only",
     ],
   ])('rejects %j with the documented message', async (override, field, message) => {
     const response = await post('/auth/register', buildRegistration(override));

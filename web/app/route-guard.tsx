@@ -2,6 +2,7 @@ import { type ComponentType, useEffect, useRef } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { AuthRequiredPanel } from '../components/auth-required-panel.tsx';
 import { useAuth } from '../lib/auth/auth-context.tsx';
+import { useScreenTitle } from '../lib/hooks/use-screen-title.ts';
 import { takeRedirectAfterLogin, writeRedirectAfterLogin } from '../lib/storage.ts';
 
 /**
@@ -23,6 +24,8 @@ export interface RouteGuardProps {
   anonymousScreen?: ComponentType;
   /** The panel's message for 'member-prompt'. */
   prompt?: string;
+  /** The screen's name in the browser tab ('Tags · Repository Tracker'). */
+  title: string;
 }
 
 /** Where a sign-in must not return to. */
@@ -33,8 +36,10 @@ export function RouteGuard({
   screen: Screen,
   anonymousScreen: AnonymousScreen,
   prompt,
+  title,
 }: RouteGuardProps) {
   const { user, sessionEnd, acknowledgeSessionEnd } = useAuth();
+  useScreenTitle(title, { precise: false });
   const location = useLocation();
   const signedIn = user !== null;
 

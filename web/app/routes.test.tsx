@@ -107,18 +107,20 @@ describe('signed-in members', () => {
   });
 
   it.each([
-    ['/repo/b3duZXIvbmFtZQ', 'Repository Details'],
-    ['/profile', 'Profile'],
-    ['/settings', 'Settings'],
-    ['/tags', 'Tags'],
-    ['/stats', 'Statistics'],
-    ['/add', 'Add Repositories'],
-    ['/admin?tab=overview', 'Admin Dashboard'],
-  ])('open %s', async (route, title) => {
+    ['/repo/b3duZXIvbmFtZQ', 'Repository Details', 'owner/name'],
+    ['/profile', 'Profile', 'Profile'],
+    ['/settings', 'Settings', 'Settings'],
+    ['/tags', 'Tags', 'Tags'],
+    ['/stats', 'Statistics', 'Statistics'],
+    ['/add', 'Add Repositories', 'Add Repositories'],
+    ['/admin?tab=overview', 'Admin Dashboard', 'Administration'],
+  ])('open %s, named in the tab title', async (route, title, tabTitle) => {
     signIn();
     renderApp({ route });
     expect(await heading(title)).toBeVisible();
     expect(window.location.hash).toBe(`#${route}`);
+    // The test double's /version names the app "Team Catalogue".
+    await waitFor(() => expect(document.title).toBe(`${tabTitle} · Team Catalogue`));
   });
 
   it('count as anonymous when the stored session is incomplete, and it is cleared', async () => {

@@ -28,44 +28,70 @@ export interface ScreenRoute {
   screen: ComponentType;
   anonymousScreen?: ComponentType;
   prompt?: string;
+  /** The screen's name in the browser tab. */
+  title: string;
 }
 
 /** The route table (docs/product.md#route-table). Paths are the part after `#`. */
 export const screenRoutes: ScreenRoute[] = [
-  { path: '/', access: 'landing', screen: LandingRoute },
-  { path: '/home', access: 'member', screen: RepositoryListRoute },
-  { path: '/login', access: 'guest', screen: LoginRoute },
-  { path: '/register', access: 'guest', screen: RegisterRoute },
-  { path: '/verify-email', access: 'public', screen: VerifyEmailRoute },
-  { path: '/forgot-password', access: 'guest', screen: ForgotPasswordRoute },
-  { path: '/reset-password', access: 'guest', screen: ResetPasswordRoute },
-  { path: '/repo/:id', access: 'member', screen: RepositoryDetailRoute },
-  { path: '/profile', access: 'member', screen: ProfileRoute },
-  { path: '/settings', access: 'member', screen: SettingsRoute },
-  { path: '/tags', access: 'member-prompt', screen: TagsRoute, prompt: 'Please sign in to view your tags.' },
+  { path: '/', access: 'landing', screen: LandingRoute, title: 'Welcome' },
+  { path: '/home', access: 'member', screen: RepositoryListRoute, title: 'Repositories' },
+  { path: '/login', access: 'guest', screen: LoginRoute, title: 'Sign In' },
+  { path: '/register', access: 'guest', screen: RegisterRoute, title: 'Create Account' },
+  { path: '/verify-email', access: 'public', screen: VerifyEmailRoute, title: 'Verify E-mail' },
+  { path: '/forgot-password', access: 'guest', screen: ForgotPasswordRoute, title: 'Forgot Password' },
+  { path: '/reset-password', access: 'guest', screen: ResetPasswordRoute, title: 'Reset Password' },
+  { path: '/repo/:id', access: 'member', screen: RepositoryDetailRoute, title: 'Repository' },
+  { path: '/profile', access: 'member', screen: ProfileRoute, title: 'Profile' },
+  { path: '/settings', access: 'member', screen: SettingsRoute, title: 'Settings' },
+  {
+    path: '/tags',
+    access: 'member-prompt',
+    screen: TagsRoute,
+    prompt: 'Please sign in to view your tags.',
+    title: 'Tags',
+  },
   {
     path: '/stats',
     access: 'member-prompt',
     screen: StatsRoute,
     prompt: 'Please sign in to view your statistics.',
+    title: 'Statistics',
   },
   {
     path: '/add',
     access: 'member-prompt',
     screen: AddRepositoriesRoute,
     prompt: 'Please sign in to add repositories',
+    title: 'Add Repositories',
   },
   // Admin rights are checked by the screen itself, which offers 'Return to Home'
   // (docs/product.md#admin-dashboard).
-  { path: '/admin', access: 'member', screen: AdminRoute },
-  { path: '/resend-verification', access: 'public', screen: ResendVerificationRoute },
-  { path: '*', access: 'fallback', screen: RepositoryListRoute, anonymousScreen: LandingRoute },
+  { path: '/admin', access: 'member', screen: AdminRoute, title: 'Administration' },
+  {
+    path: '/resend-verification',
+    access: 'public',
+    screen: ResendVerificationRoute,
+    title: 'Resend Verification',
+  },
+  {
+    path: '*',
+    access: 'fallback',
+    screen: RepositoryListRoute,
+    anonymousScreen: LandingRoute,
+    title: 'Repositories',
+  },
 ];
 
 export const appRoutes: RouteObject[] = [
   {
     element: <AppLayout />,
     errorElement: <RouteErrorFallback />,
-    children: screenRoutes.map(({ path, ...guard }) => ({ path, element: <RouteGuard {...guard} /> })),
+    children: screenRoutes.map(({ path, ...guard }) => ({
+      path,
+      element: <RouteGuard {...guard} />,
+      // The sidebar highlights Repositories on unknown paths, which show the list.
+      handle: { fallback: guard.access === 'fallback' },
+    })),
   },
 ];

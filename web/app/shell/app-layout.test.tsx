@@ -1,7 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../../shared/constants.ts';
-import { buildUser, renderApp, setViewportWidth, signIn, testVersion } from '../../../test/web/render.tsx';
+import {
+  buildUser,
+  jsonResponse,
+  renderApp,
+  setViewportWidth,
+  signIn,
+  testVersion,
+} from '../../../test/web/render.tsx';
 
 async function findSidebar() {
   return screen.findByRole('navigation', { name: 'Main navigation' });
@@ -69,6 +76,28 @@ describe('sidebar', () => {
     expect(link('Statistics').getAttribute('href')).toBe('#/stats');
     expect(link('Repositories').getAttribute('aria-current')).toBe('page');
     expect(link('Tags').getAttribute('aria-current')).toBeNull();
+  });
+
+  it('highlights Repositories on an unknown path, which shows the list', async () => {
+    signIn();
+    renderApp({ route: '/no/such/page' });
+    const nav = await findSidebar();
+    expect(
+      within(nav)
+        .getByRole('link', { name: /^Repositories/ })
+        .getAttribute('aria-current'),
+    ).toBe('page');
+  });
+
+  it("labels the Repositories count as the member's own", async () => {
+    signIn();
+    renderApp({
+      route: '/home',
+      handlers: { 'GET /repositories/counts': () => jsonResponse({ total: 275, mine: 0, tags: 4 }) },
+    });
+    const nav = await findSidebar();
+    expect(await within(nav).findByText('0 mine')).toBeVisible();
+    expect(within(nav).getByLabelText('0 repositories added by you')).toBeVisible();
   });
 
   it('collapses to icons, stores the state, and starts collapsed next time', async () => {

@@ -11,6 +11,7 @@ import { ErrorBoundary } from '../../components/error-boundary.tsx';
 import { ScreenLoader } from '../../components/loading-screen.tsx';
 import { useAppName } from '../../features/system/hooks/use-app-name.ts';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
+import { useAppNameTitle } from '../../lib/hooks/use-screen-title.ts';
 import { AppFooter } from './app-footer.tsx';
 import classes from './app-layout.module.css';
 import { SidebarNav } from './sidebar-nav.tsx';
@@ -40,9 +41,7 @@ export function AppLayout() {
   const { isMobile, isMobileOpen, closeMobile } = sidebar;
   const collapsed = !isMobile && sidebar.isCollapsed;
 
-  useEffect(() => {
-    document.title = appName;
-  }, [appName]);
+  useAppNameTitle(appName);
 
   // Navigation closes the mobile overlay.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every location change on purpose

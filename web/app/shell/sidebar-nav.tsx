@@ -1,20 +1,30 @@
 import { Badge, NavLink, Stack, Tooltip } from '@mantine/core';
 import { IconChartBar, IconHome, IconTags, type TablerIcon } from '@tabler/icons-react';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation, useMatches } from 'react-router';
 import { useSidebarCounts } from './use-sidebar-counts.ts';
 
 interface NavItem {
   label: string;
   to: string;
   icon: TablerIcon;
-  /** Repositories is active on / and /home. */
+  /** Repositories is active on / and /home, and on unknown paths, which show the list. */
   activeOn: string[];
   count: number | null;
+  /** What the count counts, after the number ('mine': the member's own, not the whole list). */
+  countLabel?: { text: string; spoken: string };
+}
+
+/** The route table marks the catch-all route's match (`handle.fallback`): an unknown path. */
+function useOnFallbackRoute(): boolean {
+  const matches = useMatches();
+  const deepest = matches[matches.length - 1]?.handle as { fallback?: boolean } | undefined;
+  return deepest?.fallback === true;
 }
 
 export function SidebarNav({ collapsed }: { collapsed: boolean }) {
   const { pathname } = useLocation();
   const counts = useSidebarCounts();
+  const onFallback = useOnFallbackRoute();
   const items: NavItem[] = [
     {
       label: 'Repositories',
@@ -22,6 +32,8 @@ export function SidebarNav({ collapsed }: { collapsed: boolean }) {
       icon: IconHome,
       activeOn: ['/', '/home'],
       count: counts.repositories,
+      // Beside a list of every member's repositories, a bare '0' read as a bug.
+      countLabel: { text: 'mine', spoken: 'added by you' },
     },
     { label: 'Tags', to: '/tags', icon: IconTags, activeOn: ['/tags'], count: counts.tags },
     { label: 'Statistics', to: '/stats', icon: IconChartBar, activeOn: ['/stats'], count: null },
@@ -29,8 +41,8 @@ export function SidebarNav({ collapsed }: { collapsed: boolean }) {
 
   return (
     <Stack gap={4} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-      {items.map(({ label, to, icon: Icon, activeOn, count }) => {
-        const active = activeOn.includes(pathname);
+      {items.map(({ label, to, icon: Icon, activeOn, count, countLabel }) => {
+        const active = activeOn.includes(pathname) || (onFallback && to === '/home');
         const link = (
           <NavLink
             component={Link}
@@ -43,8 +55,12 @@ export function SidebarNav({ collapsed }: { collapsed: boolean }) {
             leftSection={<Icon size={20} stroke={1.75} aria-hidden />}
             rightSection={
               !collapsed && count !== null ? (
-                <Badge size="sm" variant="light" aria-label={`${count} ${label.toLowerCase()}`}>
-                  {count}
+                <Badge
+                  size="sm"
+                  variant="light"
+                  aria-label={`${count} ${label.toLowerCase()}${countLabel ? ` ${countLabel.spoken}` : ''}`}
+                >
+                  {countLabel ? `${count} ${countLabel.text}` : count}
                 </Badge>
               ) : undefined
             }

@@ -17,6 +17,7 @@ import type { Repository } from '../../../../shared/schemas/repositories.ts';
 import { InlineMessage } from '../../../components/inline-message.tsx';
 import { SectionError, SectionLoader } from '../../../components/load-states.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
+import { useScreenTitle } from '../../../lib/hooks/use-screen-title.ts';
 import { useRepository } from '../api/get-repository.ts';
 import { useVersions } from '../api/get-versions.ts';
 import { CommentsSection } from '../components/detail/comments-section.tsx';
@@ -68,6 +69,7 @@ export default function RepositoryDetailRoute() {
 
 function RepositoryDetail({ fullName }: { fullName: string }) {
   const repository = useRepository(fullName);
+  useScreenTitle(fullName);
 
   if (repository.data) {
     return (

@@ -30,6 +30,9 @@ export interface BatchOptions {
 
 type Phase = 'idle' | 'running' | 'finished';
 
+const failedLines = (items: readonly BatchItem[]) =>
+  items.filter((item) => item.status === 'error').map((item) => item.line);
+
 const failedText = (error: unknown) => `❌ Batch add failed: ${describeError(error, 'Request failed')}`;
 
 /**
@@ -61,16 +64,18 @@ export function useBatchRun() {
 
   /**
    * The textarea: one item per non-empty line, invalid lines failing locally, the rest in
-   * one streamed batch. Resolves true when every line was added (the form then empties).
+   * one streamed batch. Resolves with the lines to leave in the textarea for another try: the
+   * failed ones only (added, skipped and queued lines are done), or null when the run could not
+   * tell (nothing entered).
    */
-  const runLines = async (text: string, options: BatchOptions): Promise<boolean> => {
+  const runLines = async (text: string, options: BatchOptions): Promise<string[] | null> => {
     clear();
     const lines = readLines(text);
     if (lines.length === 0) {
       setItems([]);
       setPhase('idle');
       show('error', EMPTY_INPUT_MESSAGE);
-      return false;
+      return null;
     }
     let current = startProcessing(buildItems(lines));
     begin(current);
@@ -84,12 +89,12 @@ export function useBatchRun() {
       }
       const summary = summaryText(countItems(current));
       show(summary.kind, summary.text);
-      return summary.kind === 'success';
+      return failedLines(current);
     } catch (error) {
       current = failUnfinished(current, describeError(error, 'Request failed'));
       setItems(current);
       show('error', failedText(error));
-      return false;
+      return failedLines(current);
     } finally {
       end(inputs.length > 0);
     }

@@ -79,9 +79,11 @@ export function AddRepositoriesForm({ batch }: { batch: BatchRun }) {
     const options = { tags, notify: notifyOn };
     if (mode === 'import') {
       await batch.runImport({ source, login: login.trim() }, options);
-    } else if (await batch.runLines(text, options)) {
-      // A complete success empties the inputs; mixed results keep them for another try.
-      form.setValues({ text: '', tags: [] });
+    } else {
+      const failed = await batch.runLines(text, options);
+      // Only the failed lines stay, for another try (with the tags); no failure empties the form.
+      if (failed !== null)
+        form.setValues(failed.length > 0 ? { text: failed.join('\n') } : { text: '', tags: [] });
     }
   }, batch.clearMessage);
 

@@ -4,6 +4,7 @@ import {
   describeRelativeAge,
   displayLicense,
   formatAccountAge,
+  formatAverage,
   formatBytes,
   formatContributors,
   formatCount,
@@ -15,6 +16,7 @@ import {
   isoDay,
   licenseGroup,
   splitList,
+  starRangeLabel,
 } from './format.ts';
 
 describe('formatStars (k or M with one decimal)', () => {
@@ -122,6 +124,22 @@ describe('formatTime (when queued work will be done)', () => {
   it("shows 'N/A' for a missing time and 'Invalid date' for garbage", () => {
     expect(formatTime('')).toBe('N/A');
     expect(formatTime('soon')).toBe('Invalid date');
+  });
+});
+
+describe('formatAverage', () => {
+  it('groups thousands and keeps one decimal', () => {
+    expect(formatAverage(66_001.23)).toBe('66,001.2');
+    expect(formatAverage(0)).toBe('0.0');
+    expect(formatAverage(2.75, 'de-DE')).toBe('2,8');
+  });
+});
+
+describe('starRangeLabel', () => {
+  it('groups thousands like every other number on screen', () => {
+    expect(starRangeLabel(300_000, 200_000)).toBe('Stars: 300,000–200,000');
+    expect(starRangeLabel(1_000, null)).toBe('Stars: ≥ 1,000');
+    expect(starRangeLabel(null, 2_500)).toBe('Stars: ≤ 2,500');
   });
 });
 

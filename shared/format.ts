@@ -36,6 +36,14 @@ export function formatCount(count: number, locale?: string): string {
   return new Intl.NumberFormat(locale ?? 'en-US').format(count);
 }
 
+/** An average, grouped with one decimal ('66,001.2'): the same on Statistics and the admin overview. */
+export function formatAverage(value: number, locale?: string): string {
+  return new Intl.NumberFormat(locale ?? 'en-US', {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  }).format(value);
+}
+
 /**
  * The relative age: Today, Nd, Nw, Nmo, Ny. A missing date is 'Never' (a
  * missing last commit or sync); an unreadable one 'Invalid date'. Future dates read Today.
@@ -197,6 +205,8 @@ export function isoDay(today: Date = new Date()): string {
 
 /** A star-range filter's chip label: 'Stars: 10–500', 'Stars: ≥ 10' or 'Stars: ≤ 500'. */
 export function starRangeLabel(min: number | null | undefined, max: number | null | undefined): string {
-  if (min != null && max != null) return `Stars: ${min}–${max}`;
-  return min != null ? `Stars: ≥ ${min}` : `Stars: ≤ ${max}`;
+  // Grouped like every other number on screen ('Stars: 300,000–200,000', not '300000–200000').
+  const count = (value: number) => formatCount(value);
+  if (min != null && max != null) return `Stars: ${count(min)}–${count(max)}`;
+  return min != null ? `Stars: ≥ ${count(min)}` : `Stars: ≤ ${count(max ?? 0)}`;
 }

@@ -16,24 +16,24 @@ export interface StatCardProps {
 export function StatCard({ label, value, hint, icon: Icon, color = 'indigo' }: StatCardProps) {
   return (
     <Paper withBorder radius="md" className={classes.card} role="group" aria-label={`${label}: ${value}`}>
-      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-        <div style={{ minWidth: 0 }}>
-          <Text size="xs" c="dimmed" tt="uppercase" fw={700} lh={1.3}>
-            {label}
-          </Text>
-          <Text className={classes.value}>{value}</Text>
-          {hint && (
-            <Text size="xs" c="dimmed">
-              {hint}
-            </Text>
-          )}
-        </div>
+      {/* The icon sits beside the label, so the value has the card's whole width (a long total
+          ran under the icon at four cards a row). */}
+      <Group justify="space-between" align="center" wrap="nowrap" gap="xs">
+        <Text size="xs" c="dimmed" tt="uppercase" fw={700} lh={1.3}>
+          {label}
+        </Text>
         {Icon && (
-          <ThemeIcon variant="light" color={color} size={38} radius="md" aria-hidden visibleFrom="xs">
-            <Icon size={22} stroke={1.6} />
+          <ThemeIcon variant="light" color={color} size={28} radius="md" aria-hidden>
+            <Icon size={18} stroke={1.6} />
           </ThemeIcon>
         )}
       </Group>
+      <Text className={classes.value}>{value}</Text>
+      {hint && (
+        <Text size="xs" c="dimmed">
+          {hint}
+        </Text>
+      )}
     </Paper>
   );
 }

@@ -10,7 +10,7 @@ import {
   IconUsers,
   IconUsersGroup,
 } from '@tabler/icons-react';
-import { formatCount } from '../../../../shared/format.ts';
+import { formatAverage, formatCount } from '../../../../shared/format.ts';
 import { SectionError } from '../../../components/load-states.tsx';
 import { StatCard } from '../../../components/stat-card.tsx';
 import { useAdminStats } from '../api/get-admin-stats.ts';
@@ -102,7 +102,7 @@ export function RepositoryCounts({
         />
         <StatCard
           label="Average stars"
-          value={repositories.avg_stars.toFixed(1)}
+          value={formatAverage(repositories.avg_stars)}
           icon={IconStarHalfFilled}
           color="orange"
         />

@@ -189,7 +189,7 @@ describe('overview', () => {
       ['Total repositories', '40'],
       ['Users with repos', '5'],
       ['Total stars', '49,380'],
-      ['Average stars', '1234.5'],
+      ['Average stars', '1,234.5'],
     ]) {
       expect(await screen.findByRole('group', { name: `${label}: ${value}` })).toBeVisible();
     }

@@ -1,7 +1,9 @@
 import '@mantine/charts/styles.css';
-import { BarChart, BarsList, DonutChart } from '@mantine/charts';
-import { Paper, SimpleGrid, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { BarChart, DonutChart } from '@mantine/charts';
+import { Group, Paper, Progress, SimpleGrid, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { formatCount } from '../../../../shared/format.ts';
 import type { LicenseCount } from '../../../../shared/stats.ts';
+import classes from './stats.module.css';
 
 const PALETTE = [
   'indigo.6',
@@ -53,6 +55,32 @@ function DataTable({
         </tbody>
       </Table>
     </VisuallyHidden>
+  );
+}
+
+/**
+ * The most used topics, each with its full name (long ones wrap), its count and a bar relative to
+ * the first. Mantine's BarsList wrote the name inside the bar, clipping long names, and its
+ * light fill stayed light in dark mode; Progress follows the colour scheme.
+ */
+function TopTopics({ topics }: { topics: LicenseCount[] }) {
+  const most = topics[0]?.count ?? 0;
+  return (
+    <Stack component="ol" gap={8} aria-label="Top topics" className={classes.topicList}>
+      {topics.map((topic) => (
+        <li key={topic.name}>
+          <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+            <Text size="sm" className={classes.topicName}>
+              {topic.name}
+            </Text>
+            <Text size="sm" fw={600} aria-label={`${formatCount(topic.count)} repositories`}>
+              {formatCount(topic.count)}
+            </Text>
+          </Group>
+          <Progress value={most > 0 ? (topic.count / most) * 100 : 0} color="indigo" size="sm" aria-hidden />
+        </li>
+      ))}
+    </Stack>
   );
 }
 
@@ -125,14 +153,7 @@ export default function StatsCharts({ licenses, topics, stars }: StatsChartsProp
               No topics.
             </Text>
           ) : (
-            <BarsList
-              data={topics.map((topic) => ({ name: topic.name, value: topic.count }))}
-              barsLabel="Topic"
-              valueLabel="Repositories"
-              barColor="indigo.1"
-              barTextColor="indigo.9"
-              barHeight={28}
-            />
+            <TopTopics topics={topics} />
           )}
         </Stack>
       </Paper>

@@ -109,11 +109,28 @@ describe('statistics page', () => {
     await user.type(min, '100');
     await user.type(max, '2000');
     expect(await screen.findByText('Showing statistics for 1 of 3 repositories')).toBeVisible();
-    expect(screen.getByText('Stars: 100–2000')).toBeVisible();
+    expect(screen.getByText('Stars: 100–2,000')).toBeVisible();
     await waitFor(() => expect(lastStatsCall(catalogue)).toEqual({ min_stars: '100', max_stars: '2000' }));
     expect(
       screen.getByRole('link', { name: 'Show these repositories in the list' }).getAttribute('href'),
     ).toBe('#/home?min_stars=100&max_stars=2000');
+  });
+
+  it('shows an empty state instead of zero cards when nothing matches, and for an empty catalogue', async () => {
+    const { user } = openStats();
+    await screen.findByText('Showing statistics for 3 of 3 repositories');
+    await user.type(screen.getByRole('combobox', { name: 'Tags' }), 'nothing-has-this{Enter}');
+    expect(await screen.findByRole('heading', { name: 'No repositories match these filters' })).toBeVisible();
+    expect(screen.queryByRole('group', { name: /^Average stars: / })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Charts' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    expect(await screen.findByRole('heading', { name: 'Charts' })).toBeVisible();
+  });
+
+  it('invites an empty catalogue to add repositories', async () => {
+    renderWithCatalogue('/stats', []);
+    expect(await screen.findByRole('heading', { name: 'No repositories yet' })).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Add Repositories' }).getAttribute('href')).toBe('#/add');
   });
 
   it('shows the three star messages and leaves an invalid range out of the request, with the hint', async () => {

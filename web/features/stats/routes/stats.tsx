@@ -1,6 +1,7 @@
 import {
   Alert,
   Anchor,
+  Button,
   Center,
   Container,
   Group,
@@ -19,7 +20,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { type Dispatch, lazy, type SetStateAction, Suspense, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { SEARCH_DEBOUNCE_MS } from '../../../../shared/constants.ts';
-import { formatCount } from '../../../../shared/format.ts';
+import { formatAverage, formatCount } from '../../../../shared/format.ts';
 import { type CatalogueStats, catalogueSearchParams } from '../../../../shared/schemas/catalogue.ts';
 import {
   checkStarRange,
@@ -58,6 +59,32 @@ function toNumber(value: string | number): number | null {
   if (value === '' || value === '-') return null;
   const number = typeof value === 'number' ? value : Number(value);
   return Number.isFinite(number) ? number : null;
+}
+
+/**
+ * Nothing to count: zero cards, '0.0', 'N/A' and an empty chart grid said less than one sentence
+ * with the way out (docs/product.md#statistics).
+ */
+function NoStatistics({ catalogueEmpty }: { catalogueEmpty: boolean }) {
+  return (
+    <Paper withBorder radius="md" p="xl">
+      <Stack align="center" gap="sm" ta="center">
+        <Title order={2} size="h3">
+          {catalogueEmpty ? 'No repositories yet' : 'No repositories match these filters'}
+        </Title>
+        <Text c="dimmed" size="sm">
+          {catalogueEmpty
+            ? 'Statistics appear once the catalogue has repositories.'
+            : 'Change the filters above, or clear them, to see statistics.'}
+        </Text>
+        {catalogueEmpty && (
+          <Button component={Link} to="/add">
+            Add Repositories
+          </Button>
+        )}
+      </Stack>
+    </Paper>
+  );
 }
 
 function joinList(values: readonly string[]): string | undefined {
@@ -220,57 +247,57 @@ function StatisticsView({
         </Anchor>
       </Group>
 
-      <SimpleGrid cols={{ base: 2, md: 4 }} spacing={{ base: 'xs', sm: 'md' }}>
-        <StatCard label="Total repositories" value={formatCount(stats.total_repositories)} />
-        <StatCard label="Total stars" value={formatCount(stats.total_stars)} />
-        <StatCard
-          label="Average stars"
-          value={stats.average_stars.toLocaleString('en-US', {
-            maximumFractionDigits: 1,
-            minimumFractionDigits: 1,
-          })}
-        />
-        <StatCard label="Total forks" value={formatCount(stats.total_forks)} />
-        <StatCard
-          label="Recently updated"
-          value={formatCount(stats.recently_updated)}
-          hint="A commit in the last 30 days"
-        />
-        <StatCard
-          label="License coverage"
-          value={`${stats.license_coverage}%`}
-          hint={`${formatCount(stats.with_license)} of ${formatCount(stats.total_repositories)} have a licence`}
-        />
-        <StatCard
-          label="Most common license"
-          value={stats.most_common_license?.name ?? 'N/A'}
-          hint={
-            stats.most_common_license
-              ? `${formatCount(stats.most_common_license.count)} repositories`
-              : undefined
-          }
-        />
-        <StatCard
-          label="Contributors"
-          value={formatCount(stats.total_contributors)}
-          hint="Each repository counts at most 1,000"
-        />
-      </SimpleGrid>
+      {stats.total_repositories === 0 ? (
+        <NoStatistics catalogueEmpty={answer.catalogue_total === 0} />
+      ) : (
+        <>
+          <SimpleGrid cols={{ base: 2, md: 4 }} spacing={{ base: 'xs', sm: 'md' }}>
+            <StatCard label="Total repositories" value={formatCount(stats.total_repositories)} />
+            <StatCard label="Total stars" value={formatCount(stats.total_stars)} />
+            <StatCard label="Average stars" value={formatAverage(stats.average_stars)} />
+            <StatCard label="Total forks" value={formatCount(stats.total_forks)} />
+            <StatCard
+              label="Recently updated"
+              value={formatCount(stats.recently_updated)}
+              hint="A commit in the last 30 days"
+            />
+            <StatCard
+              label="License coverage"
+              value={`${stats.license_coverage}%`}
+              hint={`${formatCount(stats.with_license)} of ${formatCount(stats.total_repositories)} have a licence`}
+            />
+            <StatCard
+              label="Most common license"
+              value={stats.most_common_license?.name ?? 'N/A'}
+              hint={
+                stats.most_common_license
+                  ? `${formatCount(stats.most_common_license.count)} repositories`
+                  : undefined
+              }
+            />
+            <StatCard
+              label="Contributors"
+              value={formatCount(stats.total_contributors)}
+              hint="Each repository counts at most 1,000"
+            />
+          </SimpleGrid>
 
-      <Stack gap="sm" component="section" aria-labelledby="stats-charts">
-        <Title order={2} size="h3" id="stats-charts">
-          Charts
-        </Title>
-        <Suspense
-          fallback={
-            <Center py="xl" role="status">
-              <Loader size="sm" aria-label="Loading charts" />
-            </Center>
-          }
-        >
-          <StatsCharts licenses={charts.licenses} topics={charts.topics} stars={charts.stars} />
-        </Suspense>
-      </Stack>
+          <Stack gap="sm" component="section" aria-labelledby="stats-charts">
+            <Title order={2} size="h3" id="stats-charts">
+              Charts
+            </Title>
+            <Suspense
+              fallback={
+                <Center py="xl" role="status">
+                  <Loader size="sm" aria-label="Loading charts" />
+                </Center>
+              }
+            >
+              <StatsCharts licenses={charts.licenses} topics={charts.topics} stars={charts.stars} />
+            </Suspense>
+          </Stack>
+        </>
+      )}
     </>
   );
 }

@@ -29,6 +29,7 @@ import database from './plugins/database.ts';
 import errors, { sendFrameworkError } from './plugins/errors.ts';
 import jobs from './plugins/jobs.ts';
 import jsonBody from './plugins/json-body.ts';
+import metrics from './plugins/metrics.ts';
 import openapi from './plugins/openapi.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import security from './plugins/security.ts';
@@ -123,6 +124,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.decorate('clock', clock);
 
   await app.register(errors, { clock });
+  await app.register(metrics);
   await app.register(jsonBody);
   await app.register(access);
   await app.register(security, { config });
@@ -137,6 +139,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.addHook('onClose', async () => {
     paceRedis?.disconnect();
   });
+  const github = createGitHubClient(config, {
+    timeoutMs: options.githubTimeoutMs,
+    redis: paceRedis,
+    pace: options.githubPace,
+  });
   app.decorate(
     'services',
     buildServices({
@@ -145,11 +152,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       clock,
       config,
       secretKey,
-      github: createGitHubClient(config, {
-        timeoutMs: options.githubTimeoutMs,
-        redis: paceRedis,
-        pace: options.githubPace,
-      }),
+      github,
       mailer: transport,
       log: app.log,
       resolve: options.resolve,
@@ -167,6 +170,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     apiVersion: packageJson.version,
     gitCommit: resolveGitCommit(config.gitCommit),
     startedAt: clock.now().getTime(),
+    github,
+    poolStats: () => handle.poolStats?.() ?? null,
   });
 
   await app.register(authRoutes);

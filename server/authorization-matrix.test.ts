@@ -7,12 +7,14 @@ import { createTestApp, type TestApp } from '../test/helpers/test-app.ts';
  * docs/security.md#d1: every route of the table × who calls it. Generated from `app.routeAccess`,
  * so a new route is covered the moment it is registered.
  */
+/** The scraper's token (access level `metrics`): it opens `GET /metrics` and nothing else. */
+const METRICS_TOKEN = 'matrix-metrics-token-0123456789abcdef0123456789';
 let t: TestApp;
 let member: Awaited<ReturnType<typeof signedInUser>>;
 let deactivated: Awaited<ReturnType<typeof signedInUser>>;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ METRICS_TOKEN });
   member = await signedInUser(t.app);
   deactivated = await signedInUser(t.app);
   await t.app.db.updateTable('users').set({ is_active: 0 }).where('id', '=', deactivated.id).execute();
@@ -47,6 +49,7 @@ describe('authorization matrix', () => {
         'POST /auth/login',
         'GET /repositories/',
         'GET /auth/admin/repositories',
+        'GET /metrics',
       ]),
     );
   });
@@ -62,8 +65,10 @@ describe('authorization matrix', () => {
     }
   });
 
-  it('members get 403 on every admin route', async () => {
-    for (const route of routesWhere((candidate) => candidate.access === 'admin')) {
+  it('members get 403 on every admin and metrics route', async () => {
+    for (const route of routesWhere(
+      (candidate) => candidate.access === 'admin' || candidate.access === 'metrics',
+    )) {
       const response = await t.app.inject({
         method: route.method as InjectOptions['method'],
         url: concrete(route.url),
@@ -71,6 +76,29 @@ describe('authorization matrix', () => {
         payload: {},
       });
       expect(response.statusCode, `${route.method} ${route.url}`).toBe(403);
+    }
+  });
+
+  it('METRICS_TOKEN opens the metrics routes and is refused (401) everywhere else', async () => {
+    const headers = { authorization: `Bearer ${METRICS_TOKEN}` };
+    for (const route of routesWhere((candidate) => candidate.access === 'metrics')) {
+      const response = await t.app.inject({
+        method: route.method as InjectOptions['method'],
+        url: concrete(route.url),
+        headers,
+      });
+      expect(response.statusCode, `${route.method} ${route.url}`).toBe(200);
+    }
+    for (const route of routesWhere(
+      (candidate) => candidate.access === 'user' || candidate.access === 'admin',
+    )) {
+      const response = await t.app.inject({
+        method: route.method as InjectOptions['method'],
+        url: concrete(route.url),
+        headers,
+        payload: {},
+      });
+      expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
     }
   });
 

@@ -36,6 +36,11 @@ export const configSchema = z
         (value) => value === undefined || value === '' || isDatabaseUrl(value),
         'must be postgres://user@host:port/database (or postgresql://), or sqlite:/path/to/file.db',
       ),
+    // PostgreSQL connections per instance, and how long a connection attempt and one statement
+    // may take before the request fails (503) instead of hanging (docs/operations.md).
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
+    DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(30_000),
     SECRET_KEY: z.string().min(32, 'must be at least 32 characters (64 hex digits recommended)').optional(),
     PUBLIC_URL: urlWithProtocols(['http:', 'https:'], 'must be an http(s) URL').optional(),
     REGISTRATION: booleanish.default('open'),
@@ -87,6 +92,11 @@ export const configSchema = z
     GITHUB_RETRY_AFTER_UNIT_MS: z.coerce.number().int().min(1).max(1000).default(1000),
     // How long an interactive call (add, sync) waits for its turn before answering "queued".
     GITHUB_INTERACTIVE_WAIT_MS: z.coerce.number().int().min(10).max(600_000).default(20_000),
+    // Bearer token a Prometheus scraper sends to GET /metrics (admins' own tokens work too).
+    METRICS_TOKEN: z
+      .string()
+      .min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)')
+      .optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     GIT_COMMIT: z.string().min(1).optional(),
   })
@@ -98,6 +108,9 @@ export const configSchema = z
       appName: env.APP_NAME,
       dataDir: env.DATA_DIR,
       databaseUrl: env.DATABASE_URL || undefined,
+      databasePoolMax: env.DATABASE_POOL_MAX,
+      databaseConnectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+      databaseStatementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
       secretKey: env.SECRET_KEY,
       publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
       registration: env.REGISTRATION,
@@ -126,6 +139,7 @@ export const configSchema = z
         retryAfterUnitMs: env.GITHUB_RETRY_AFTER_UNIT_MS,
         interactiveWaitMs: env.GITHUB_INTERACTIVE_WAIT_MS,
       },
+      metricsToken: env.METRICS_TOKEN,
       logLevel: env.LOG_LEVEL,
       gitCommit: env.GIT_COMMIT,
     };

@@ -1,3 +1,5 @@
+// First: stops with one readable line on a Node older than the server needs.
+import './node-version-check.ts';
 import { existsSync } from 'node:fs';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';

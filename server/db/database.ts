@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
@@ -10,14 +10,44 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * PostgreSQL's connection pool as it stands (for `GET /metrics`); null on SQLite, whose one
+   * file handle is always there. (Optional, like the next one, for handles tests wrap.)
+   */
+  poolStats?(): PoolStats | null;
+  /**
+   * Runs `work` on one connection without the statement time-out: migrations rewrite whole
+   * tables and wait for another instance's migration lock, both longer than any request may.
+   */
+  withoutStatementTimeout?<T>(work: (db: Kysely<Database>) => Promise<T>): Promise<T>;
   /** Closes the pool or file handle; idempotent. */
   close(): Promise<void>;
 }
 
+export interface PoolStats {
+  /** Open connections, idle ones included. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection because all `max` are in use. */
+  waiting: number;
+  max: number;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  dataDir: string;
+  /** PostgreSQL only: connections in the pool (DATABASE_POOL_MAX, default 10). */
+  databasePoolMax?: number;
+  /** PostgreSQL only: how long opening a connection may take (DATABASE_CONNECT_TIMEOUT_MS, default 5 s). */
+  databaseConnectTimeoutMs?: number;
+  /** PostgreSQL only: the longest one statement may run (DATABASE_STATEMENT_TIMEOUT_MS, default 30 s). */
+  databaseStatementTimeoutMs?: number;
+}
+
 /** `DATABASE_URL` selects PostgreSQL; otherwise SQLite at `DATA_DIR/repo-tracker.db` (or `sqlite:<path>`). */
-export function openDatabase(options: { databaseUrl?: string; dataDir: string }): DatabaseHandle {
+export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   const url = options.databaseUrl;
-  if (url && /^postgres(ql)?:/.test(url)) return openPostgres(url);
+  if (url && /^postgres(ql)?:/.test(url)) return openPostgres(url, options);
   const file = url?.startsWith('sqlite:')
     ? url.slice('sqlite:'.length)
     : join(options.dataDir, 'repo-tracker.db');
@@ -39,32 +69,60 @@ function openSqlite(file: string): DatabaseHandle {
     sqlite.close();
     throw new Error(`SQLite quick_check failed for ${file}: ${String(check)}`);
   }
-  return handleOf(new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return handleOf(db, 'sqlite', {
+    poolStats: () => null,
+    withoutStatementTimeout: (work) => work(db),
+  });
 }
 
 // int8 (bigint, count(*)) arrives as a string by default; every value we store fits a double
 // (GitHub ids and counts are far below 2^53), and SQLite answers numbers, so both dialects agree.
 pg.types.setTypeParser(20, (value) => Number(value));
 
-function openPostgres(connectionString: string): DatabaseHandle {
+function openPostgres(connectionString: string, options: DatabaseOptions): DatabaseHandle {
+  const max = options.databasePoolMax ?? 10;
+  const statementTimeoutMs = options.databaseStatementTimeoutMs ?? 30_000;
   // JIT compilation pays off for long analytical queries only: for the catalogue's counts over
   // 100,000 rows it spent 100 ms compiling a 40 ms scan (docs/benchmarks.md). Off per session.
+  // The statement time-out is a session setting too, so a query stuck behind a lock or on an
+  // overloaded server fails (503) instead of holding a request and a connection for ever.
   const pool = new pg.Pool({
     connectionString,
-    max: 10,
-    connectionTimeoutMillis: 5000,
-    options: '-c jit=off',
+    max,
+    connectionTimeoutMillis: options.databaseConnectTimeoutMs ?? 5000,
+    options: `-c jit=off -c statement_timeout=${statementTimeoutMs}`,
   });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
+  // A client whose connection is cut (the server restarted, a fail-over, pg_terminate_backend)
+  // is dropped from the pool by pg, and the next query opens a new one: the app reconnects by
+  // itself. An idle client losing its connection must not crash the process meanwhile.
   pool.on('error', () => {});
-  return handleOf(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return handleOf(db, 'postgres', {
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
+    withoutStatementTimeout: (work) =>
+      db.connection().execute(async (connection) => {
+        await sql`set statement_timeout = 0`.execute(connection);
+        try {
+          return await work(connection);
+        } finally {
+          // The connection goes back to the pool: it keeps the pool's time-out like the others.
+          await sql`reset statement_timeout`.execute(connection).catch(() => {});
+        }
+      }),
+  });
 }
 
-function handleOf(db: Kysely<Database>, dialect: Dialect): DatabaseHandle {
+function handleOf(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  extra: Required<Pick<DatabaseHandle, 'poolStats' | 'withoutStatementTimeout'>>,
+): DatabaseHandle {
   let closed = false;
   return {
     db,
     dialect,
+    ...extra,
     async close() {
       if (closed) return;
       closed = true;
@@ -83,4 +141,55 @@ const UNIQUE_VIOLATION_CODES = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONS
 export function isUniqueViolation(error: unknown): boolean {
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
   return typeof code === 'string' && UNIQUE_VIOLATION_CODES.has(code);
+}
+
+/**
+ * SQLSTATEs and driver codes that mean "the database can't serve right now", not "this query is
+ * wrong": the connection was cut or refused, the server is starting or shutting down, out of
+ * connections, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS. Requests that meet one
+ * answer 503 (docs/operations.md#database-faults); retrying later can succeed.
+ */
+const UNAVAILABLE_SQLSTATES = new Set([
+  '57P01', // admin_shutdown: the backend was terminated (pg_terminate_backend, a restart)
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now: starting up or in recovery
+  '57014', // query_canceled: the statement time-out
+  '53300', // too_many_connections
+  '53400', // configuration_limit_exceeded
+]);
+const UNAVAILABLE_NODE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'SQLITE_BUSY',
+]);
+
+/** Whether a failed query failed because the database was unreachable or overloaded. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    if (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_NODE_CODES.has(code)) return true;
+    // Class 08: connection exceptions.
+    if (/^08[0-9A-Z]{3}$/.test(code)) return true;
+    // 55000 is broad; it means "unavailable" only for a database closed to new connections.
+    if (
+      code === '55000' &&
+      typeof message === 'string' &&
+      /not currently accepting connections/.test(message)
+    )
+      return true;
+  }
+  // node-postgres raises these without a code: a connection that ended mid-query, an attempt
+  // past the pool's connection time-out, a query on a client whose connection is gone.
+  return (
+    typeof message === 'string' &&
+    /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/.test(
+      message,
+    )
+  );
 }

@@ -194,6 +194,8 @@ interface PacingOptions {
   key: string;
   timeoutMs: number;
   interactiveWaitMs: number;
+  /** Counts each attempt that leaves for GitHub (GET /metrics). */
+  sent: (kind: PaceKind) => void;
 }
 
 /** The per-attempt part of the pace (docs/architecture.md#github-pacing). */
@@ -207,6 +209,7 @@ function pacing(octokit: Octokit, options: { pacing?: PacingOptions; [option: st
     const extra = requestOptions.request as { paceDeadline?: number; callerSignal?: AbortSignal };
     const deadline = extra.paceDeadline ?? Date.now() + settings.interactiveWaitMs;
     await settings.pacer.take(settings.key, kind, 1, deadline);
+    settings.sent(kind);
     // The deadline of the attempt starts once it may leave: waiting for the turn is not GitHub's time.
     const timeout = AbortSignal.timeout(settings.timeoutMs);
     requestOptions.request.signal = extra.callerSignal
@@ -242,6 +245,8 @@ export class GitHubClient {
   /** Throttling groups per client: `global` bounds concurrency, `write` is GraphQL's one-at-a-time. */
   readonly #groups: { global: Bottleneck.Group; write: Bottleneck.Group };
   readonly quotaBook = new QuotaBook();
+  /** Requests sent per token key (a hash, or `anonymous`) and kind, since the process started. */
+  readonly #sent = new Map<string, Record<PaceKind, number>>();
   /** Fed by every answer to the server token (or to anonymous calls without one). */
   readonly sharedQuota: SharedQuota;
 
@@ -287,6 +292,13 @@ export class GitHubClient {
         pausedUntil: this.pacer.pausedUntil(key),
       };
     });
+  }
+
+  /** Requests this instance sent to GitHub, per token key and kind (GET /metrics). */
+  sentRequests(): { key: string; kind: PaceKind; count: number }[] {
+    return [...this.#sent].flatMap(([key, counts]) =>
+      (Object.keys(counts) as PaceKind[]).map((kind) => ({ key, kind, count: counts[kind] })),
+    );
   }
 
   /** When the token's hourly quota resets, as GitHub last said (an hour from now when unknown). */
@@ -593,7 +605,17 @@ export class GitHubClient {
         baseUrl: this.#options.apiUrl,
         userAgent: this.#options.userAgent,
         request: { fetch: boundedFetch(this.#options.maxAnswerBytes) },
-        pacing: { pacer, key, timeoutMs: this.#options.timeoutMs, interactiveWaitMs: pace.interactiveWaitMs },
+        pacing: {
+          pacer,
+          key,
+          timeoutMs: this.#options.timeoutMs,
+          interactiveWaitMs: pace.interactiveWaitMs,
+          sent: (kind: PaceKind) => {
+            const counts = this.#sent.get(key) ?? { rest: 0, graphql: 0 };
+            counts[kind] += 1;
+            this.#sent.set(key, counts);
+          },
+        },
         // 5xx once after half a second; 409 (an empty repository) and 429 (the throttling
         // plugin's) never.
         retry: {

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden, unauthorized } from '../lib/app-error.ts';
@@ -5,7 +6,11 @@ import { forbidden, unauthorized } from '../lib/app-error.ts';
 /** Decorator that marks an encapsulated context whose plugin routes are public. */
 const PUBLIC_BY_DEFAULT = 'routesArePublicByDefault';
 
-export const accessLevels = ['public', 'user', 'admin'] as const;
+/**
+ * `metrics`: an admin's bearer token, or the METRICS_TOKEN a Prometheus scraper is given
+ * (docs/security.md#d1) — a scraper needs no account, and its token opens nothing else.
+ */
+export const accessLevels = ['public', 'user', 'admin', 'metrics'] as const;
 export type Access = (typeof accessLevels)[number];
 
 /** The signed-in caller as the access check sees it; the auth module fills in the rest. */
@@ -46,7 +51,7 @@ async function access(app: FastifyInstance) {
     const level = route.config?.access;
     if (!level || !accessLevels.includes(level)) {
       throw new Error(
-        `Route ${String(route.method)} ${route.url} declares no access level (public, user or admin)`,
+        `Route ${String(route.method)} ${route.url} declares no access level (public, user, admin or metrics)`,
       );
     }
     for (const method of [route.method].flat()) table.push({ method, url: route.url, access: level });
@@ -58,11 +63,24 @@ async function access(app: FastifyInstance) {
 
 function requireAccess(level: Exclude<Access, 'public'>) {
   return async function checkAccess(this: FastifyInstance, request: FastifyRequest) {
+    if (level === 'metrics' && isMetricsToken(request, this.config?.metricsToken)) return;
     if (!this.authenticate) throw unauthorized();
     const user = await this.authenticate(request);
     request.user = user;
-    if (level === 'admin' && !user.is_admin) throw forbidden();
+    if ((level === 'admin' || level === 'metrics') && !user.is_admin) throw forbidden();
   };
+}
+
+/**
+ * Whether the bearer token is the configured METRICS_TOKEN. Compared as SHA-256 digests in
+ * constant time, so neither the token's content nor its length leaks through timing.
+ */
+function isMetricsToken(request: FastifyRequest, metricsToken: string | undefined): boolean {
+  if (!metricsToken) return false;
+  const header = request.headers.authorization;
+  if (typeof header !== 'string' || !/^Bearer /i.test(header)) return false;
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(header.slice('Bearer '.length).trim()), digest(metricsToken));
 }
 
 /**

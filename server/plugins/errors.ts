@@ -2,12 +2,14 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorBody, ErrorCode } from '../../shared/schemas/errors.ts';
+import { isDatabaseUnavailable } from '../db/database.ts';
 import { GitHubError, toAppError } from '../github/github-error.ts';
 import { isApiPath } from '../lib/api-paths.ts';
 import { AppError } from '../lib/app-error.ts';
 import type { Clock } from '../lib/clock.ts';
 
 const GENERIC_5XX = 'An unexpected error occurred. Please try again.';
+const DATABASE_UNAVAILABLE = 'The service is briefly unavailable. Please try again in a moment.';
 
 /** Fastify's own client errors, mapped to the error body's codes and readable messages. */
 const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; code: ErrorCode; message: string }> = {
@@ -111,6 +113,14 @@ function toErrorBody(
     }
     const first = Object.values(fields)[0] ?? 'Invalid request';
     return { status: 400, body: { message: first, code: 'validation_failed', fields } };
+  }
+  // The database connection was cut or refused, or a statement ran out of time: a passing
+  // fault (docs/operations.md#database-faults), so 503 rather than 500; the pool reconnects.
+  if (isDatabaseUnavailable(error)) {
+    return {
+      status: 503,
+      body: { message: DATABASE_UNAVAILABLE, code: 'service_unavailable', request_id: request.id },
+    };
   }
   if (isResponseSerializationError(error)) {
     return { status: 500, body: { message: GENERIC_5XX, code: 'internal_error', request_id: request.id } };

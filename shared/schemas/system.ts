@@ -14,6 +14,19 @@ export const healthResponseSchema = z
   .meta({ id: 'Health' });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;
 
+/**
+ * `GET /health/ready` (docs/operations.md#health-checks): 200 with `ready`, or 503 with
+ * `not_ready` when the database is unreachable or misses a migration this version needs.
+ */
+export const readinessResponseSchema = z
+  .object({
+    status: z.enum(['ready', 'not_ready']),
+    database: z.enum(['ok', 'unavailable']),
+    migrations: z.enum(['ok', 'pending', 'unknown']),
+  })
+  .meta({ id: 'Readiness' });
+export type ReadinessResponse = z.infer<typeof readinessResponseSchema>;
+
 /** `GET /version` (docs/product.md#system-api). `git_commit` is null when the build does not know it. */
 export const versionResponseSchema = z
   .object({

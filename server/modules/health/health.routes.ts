@@ -1,16 +1,31 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { errorBodySchema } from '../../../shared/schemas/errors.ts';
-import { healthResponseSchema, versionResponseSchema } from '../../../shared/schemas/system.ts';
-import { checkDatabase } from './health.service.ts';
+import {
+  healthResponseSchema,
+  readinessResponseSchema,
+  versionResponseSchema,
+} from '../../../shared/schemas/system.ts';
+import type { PoolStats } from '../../db/database.ts';
+import type { GitHubClient } from '../../github/github-client.ts';
+import { checkDatabase, checkReadiness } from './health.service.ts';
+import { OperationsMetrics } from './metrics.service.ts';
 
 export interface HealthRoutesOptions {
   appName: string;
   apiVersion: string;
   gitCommit: string | null;
   startedAt: number;
+  /** For `GET /metrics`: the process's GitHub client and the database pool. */
+  github: Pick<GitHubClient, 'sentRequests' | 'tokenStates'>;
+  poolStats: () => PoolStats | null;
 }
 
-/** Liveness and version: public, and they reveal nothing beyond what the footer shows. */
+/**
+ * Liveness, readiness, version and metrics (docs/operations.md#health-checks, #monitoring).
+ * Liveness, readiness and version are public and reveal nothing beyond what the footer shows;
+ * metrics are for admins and the scraper holding METRICS_TOKEN.
+ */
 export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (app, options) => {
   app.get(
     '/health',
@@ -18,17 +33,70 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (a
       config: { access: 'public' },
       schema: {
         tags: ['system'],
-        summary: 'Liveness, database reachability and whether rate limits are shared through Redis',
-        response: { 200: healthResponseSchema, 503: healthResponseSchema, 500: errorBodySchema },
+        summary:
+          'Liveness: 200 while the process runs, with database reachability and whether rate limits are shared through Redis',
+        response: { 200: healthResponseSchema, 500: errorBodySchema },
+      },
+    },
+    // Always 200 while the process can answer: a supervisor restarting the app because the
+    // database is down would not bring the database back. Readiness is `/health/ready`.
+    async () => {
+      const reachable = await checkDatabase(app.db);
+      const uptime_s = Math.floor((app.clock.now().getTime() - options.startedAt) / 1000);
+      return {
+        status: reachable ? ('ok' as const) : ('degraded' as const),
+        database: reachable ? ('ok' as const) : ('unavailable' as const),
+        redis: app.rateLimiter.redis,
+        uptime_s,
+      };
+    },
+  );
+
+  app.get(
+    '/health/ready',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['system'],
+        summary:
+          'Readiness: 200 when this instance can serve, 503 when the database is unreachable or misses a migration',
+        response: { 200: readinessResponseSchema, 503: readinessResponseSchema, 500: errorBodySchema },
       },
     },
     async (_request, reply) => {
-      const database = (await checkDatabase(app.db)) ? 'ok' : 'unavailable';
-      const uptime_s = Math.floor((app.clock.now().getTime() - options.startedAt) / 1000);
-      const status = database === 'ok' ? 'ok' : 'degraded';
-      return reply
-        .code(database === 'ok' ? 200 : 503)
-        .send({ status, database, redis: app.rateLimiter.redis, uptime_s });
+      const readiness = await checkReadiness(app.db);
+      return reply.code(readiness.status === 'ready' ? 200 : 503).send(readiness);
+    },
+  );
+
+  const metrics = new OperationsMetrics({
+    registry: app.metrics,
+    db: app.db,
+    clock: app.clock,
+    github: options.github,
+    serverToken: app.config.githubToken,
+    poolStats: options.poolStats,
+    redisStatus: () => app.rateLimiter.redis,
+  });
+  app.get(
+    '/metrics',
+    {
+      config: { access: 'metrics' },
+      schema: {
+        tags: ['system'],
+        summary: 'Prometheus metrics (an admin’s bearer token or METRICS_TOKEN)',
+        produces: ['text/plain'],
+        response: {
+          200: z.string().describe('Prometheus text exposition format 0.0.4'),
+          401: errorBodySchema,
+          403: errorBodySchema,
+          500: errorBodySchema,
+        },
+      },
+    },
+    async (_request, reply) => {
+      await metrics.refresh();
+      return reply.type(app.metrics.contentType).send(await app.metrics.metrics());
     },
   );
 

@@ -58,6 +58,7 @@ export function SidebarNav({ collapsed }: { collapsed: boolean }) {
                 <Badge
                   size="sm"
                   variant="light"
+                  tt="none"
                   aria-label={`${count} ${label.toLowerCase()}${countLabel ? ` ${countLabel.spoken}` : ''}`}
                 >
                   {countLabel ? `${count} ${countLabel.text}` : count}

@@ -20,8 +20,9 @@ export function PasswordChecklist({ value }: { value: string }) {
                 <ThemeIcon
                   size={18}
                   radius="xl"
-                  color={met ? 'teal' : 'gray'}
-                  variant={met ? 'filled' : 'light'}
+                  // 'default' for unmet parts: gray 'light' drew a near-black icon on dark grey.
+                  color={met ? 'teal' : undefined}
+                  variant={met ? 'filled' : 'default'}
                 >
                   {met ? <IconCheck size={12} aria-hidden /> : <IconX size={12} aria-hidden />}
                 </ThemeIcon>

@@ -65,8 +65,9 @@ export function PasswordStrengthMeter({ value }: { value: string }) {
                 <ThemeIcon
                   size={16}
                   radius="xl"
-                  variant={met ? 'filled' : 'light'}
-                  color={met ? 'teal' : 'gray'}
+                  // 'default' for unmet parts: gray 'light' drew a near-black icon on dark grey.
+                  variant={met ? 'filled' : 'default'}
+                  color={met ? 'teal' : undefined}
                 >
                   {met ? <IconCheck size={10} aria-hidden /> : <IconPoint size={10} aria-hidden />}
                 </ThemeIcon>

@@ -8,6 +8,7 @@ import type { AppConfig } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
 import { createGitHubClient, type PaceSettings } from './github/github-client.ts';
 import backupSchedule from './jobs/backup-schedule.ts';
+import notificationSchedule from './jobs/notification-schedule.ts';
 import repositorySync from './jobs/repository-sync.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { resolveGitCommit } from './lib/git-commit.ts';
@@ -21,6 +22,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { backupRoutes } from './modules/backups/backups.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
+import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
 import { catalogueRoutes } from './modules/repos/catalogue.routes.ts';
 import { reposRoutes } from './modules/repos/repos.routes.ts';
 import access from './plugins/access.ts';
@@ -176,9 +178,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   await app.register(authRoutes);
   await app.register(meRoutes);
+  await app.register(notificationRoutes);
   await app.register(adminRoutes);
   await app.register(backupRoutes);
   await app.register(backupSchedule);
+  await app.register(notificationSchedule);
   await app.register(reposRoutes);
   await app.register(catalogueRoutes);
 

@@ -56,7 +56,7 @@ export const configSchema = z
     ).optional(),
     MAIL_FROM: z.string().min(3).default('no-reply@localhost'),
     SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
-    WEBHOOK_ALLOWED_HOSTS: commaList.default(['hooks.slack.com']),
+    WEBHOOK_ALLOWED_HOSTS: commaList.default(['hooks.slack.com', 'discord.com']),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
     JOB_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
     TRUST_PROXY: z.string().optional(),
@@ -97,6 +97,18 @@ export const configSchema = z
       .string()
       .min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)')
       .optional(),
+    // When the notification dispatcher looks for new events to send (every minute); `off` stops
+    // dispatching and digests (tests call them directly).
+    NOTIFICATION_SCHEDULE: z
+      .string()
+      .min(1)
+      .default('* * * * *')
+      .refine(
+        (value) => value.trim().toLowerCase() === 'off' || isCronPattern(value),
+        'must be a cron pattern (e.g. "* * * * *") or off',
+      ),
+    // The hour (server local time) daily digests go out, and weekly ones on Mondays.
+    DIGEST_HOUR: z.coerce.number().int().min(0).max(23).default(8),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     GIT_COMMIT: z.string().min(1).optional(),
   })
@@ -140,6 +152,8 @@ export const configSchema = z
         interactiveWaitMs: env.GITHUB_INTERACTIVE_WAIT_MS,
       },
       metricsToken: env.METRICS_TOKEN,
+      notificationSchedule: env.NOTIFICATION_SCHEDULE,
+      digestHour: env.DIGEST_HOUR,
       logLevel: env.LOG_LEVEL,
       gitCommit: env.GIT_COMMIT,
     };

@@ -16,6 +16,8 @@ import { AuthService } from './modules/auth/auth.service.ts';
 import { TokenService } from './modules/auth/tokens.service.ts';
 import { BackupService } from './modules/backups/backups.service.ts';
 import { MeService } from './modules/me/me.service.ts';
+import { registerNotificationJobs } from './modules/notifications/notification-jobs.ts';
+import { NotificationsService } from './modules/notifications/notifications.service.ts';
 import { CatalogueService } from './modules/repos/catalogue.service.ts';
 import { CatalogueQueryService } from './modules/repos/catalogue-query.service.ts';
 import { registerImportJobs } from './modules/repos/import-jobs.ts';
@@ -92,6 +94,23 @@ export function buildServices(deps: ServiceDeps) {
     leaseMs: config.syncLeaseMs,
   });
   registerSyncJobs(jobs, sync, log.child({ component: 'sync' }));
+  // Rules, channels and deliveries; visibility at send time is the catalogue's own rule.
+  const notifications = new NotificationsService({
+    db,
+    clock,
+    box,
+    config,
+    jobs,
+    mailer,
+    accounts,
+    me,
+    catalogue,
+    resolve: deps.resolve,
+  });
+  registerNotificationJobs(jobs, notifications, {
+    webhookTimeoutMs: config.webhookTimeoutMs,
+    log: log.child({ component: 'notifications' }),
+  });
   return {
     jobs,
     mailer,
@@ -104,6 +123,7 @@ export function buildServices(deps: ServiceDeps) {
     catalogue,
     catalogueQuery: new CatalogueQueryService({ db, clock }),
     sync,
+    notifications,
     versions: new VersionsService({ db, catalogue, clock }),
   };
 }

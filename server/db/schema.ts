@@ -221,6 +221,69 @@ export interface RepositoryEventsTable {
   created_at: string;
 }
 
+/** A member's notification channel (docs/product.md#notification-rules); the URL sealed. */
+export interface NotificationChannelsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: 'slack' | 'webhook' | 'discord' | 'email';
+  name: string;
+  url_enc: string | null;
+  url_hint: string | null;
+  enabled: Flag;
+  failures: number;
+  last_error: string | null;
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  last_sent_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Which events go to which channel, and when; `event_types` and `tags` JSON arrays or null (all). */
+export interface NotificationRulesTable {
+  id: Generated<number>;
+  user_id: number;
+  channel_id: number;
+  event_types: string | null;
+  tags: string | null;
+  cadence: 'instant' | 'daily' | 'weekly';
+  enabled: Flag;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Events a digest rule matched, waiting for its next message. */
+export interface NotificationDigestItemsTable {
+  rule_id: number;
+  event_id: number;
+  created_at: string;
+}
+
+/** Every notification message sent or tried, with its outcome; `event_ids` a JSON array. */
+export interface NotificationDeliveriesTable {
+  id: Generated<number>;
+  user_id: number;
+  channel_id: number | null;
+  rule_id: number | null;
+  kind: 'instant' | 'daily' | 'weekly' | 'test';
+  event_ids: string;
+  event_count: number;
+  summary: string;
+  status: 'pending' | 'sent' | 'failed' | 'skipped';
+  attempts: number;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  sent_at: string | null;
+}
+
+/** How far the notification dispatcher has read `repository_events`. */
+export interface NotificationCursorsTable {
+  name: string;
+  event_id: number;
+  updated_at: string;
+}
+
 export interface Database {
   repositories: RepositoriesTable;
   repository_aliases: RepositoryAliasesTable;
@@ -229,6 +292,11 @@ export interface Database {
   versions: VersionsTable;
   repository_metrics: RepositoryMetricsTable;
   repository_events: RepositoryEventsTable;
+  notification_channels: NotificationChannelsTable;
+  notification_rules: NotificationRulesTable;
+  notification_digest_items: NotificationDigestItemsTable;
+  notification_deliveries: NotificationDeliveriesTable;
+  notification_cursors: NotificationCursorsTable;
   repository_tags: RepositoryTagsTable;
   repository_sync_state: RepositorySyncStateTable;
   repository_topics: RepositoryTopicsTable;

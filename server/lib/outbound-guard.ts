@@ -66,30 +66,32 @@ export async function checkWebhookUrl(
   raw: string,
   allowedHosts: string[],
   resolve: Resolver = systemResolver,
+  /** How the messages name the URL: notification channels say 'Webhook URL', 'Discord webhook URL'. */
+  label = 'Slack webhook',
 ): Promise<URL> {
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
-    throw badRequest('Slack webhook URL must be a valid URL', {
-      url: 'Slack webhook URL must be a valid URL',
+    throw badRequest(`${label} URL must be a valid URL`, {
+      url: `${label} URL must be a valid URL`,
     });
   }
   const fail = (message: string) => badRequest(message, { url: message });
-  if (url.username || url.password) throw fail('Slack webhook URL must not contain credentials');
+  if (url.username || url.password) throw fail(`${label} URL must not contain credentials`);
   const hostname = url.hostname.toLowerCase();
   const hostWithPort = url.port ? `${hostname}:${url.port}` : hostname;
   const allowed = allowedHosts.map((host) => host.toLowerCase());
   const listed = allowed.includes(hostWithPort) || (!url.port && allowed.includes(hostname));
-  if (!listed) throw fail(`Slack webhook URL must point to ${allowed.join(' or ')}`);
+  if (!listed) throw fail(`${label} URL must point to ${allowed.join(' or ')}`);
   const loopback = LOOPBACK_NAMES.has(hostname);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback && url.port)) {
-    throw fail('Slack webhook URL must use https');
+    throw fail(`${label} URL must use https`);
   }
   if (hostname === 'hooks.slack.com' && !url.pathname.startsWith('/services/')) {
     throw fail('Slack webhook URL must look like https://hooks.slack.com/services/…');
   }
-  if (url.hash) throw fail('Slack webhook URL must not contain a fragment');
+  if (url.hash) throw fail(`${label} URL must not contain a fragment`);
   // A listed loopback test sink is trusted configuration; every other host must resolve publicly.
   if (!loopback) {
     let addresses: string[];
@@ -98,10 +100,10 @@ export async function checkWebhookUrl(
         ? [hostname.replace(/^\[|\]$/g, '')]
         : await resolve(hostname);
     } catch {
-      throw fail(`Slack webhook host ${hostname} could not be resolved`);
+      throw fail(`${label} host ${hostname} could not be resolved`);
     }
     if (addresses.length === 0 || addresses.some(isBlockedAddress)) {
-      throw fail(`Slack webhook host ${hostname} resolves to a private or reserved address`);
+      throw fail(`${label} host ${hostname} resolves to a private or reserved address`);
     }
   }
   return url;

@@ -50,34 +50,57 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
  * not followed; the remote body is never echoed, and neither is the URL (its path is the
  * secret). A failure is returned, never thrown, and every outcome arrives within `timeoutMs`.
  */
-export async function sendSlackMessage(
+export function sendSlackMessage(
   rawUrl: string,
   text: string,
   options: SlackSendOptions,
 ): Promise<SlackSendResult> {
+  return sendWebhookJson(rawUrl, { text }, options);
+}
+
+/** Who the messages of `sendWebhookJson` name: 'Slack did not answer in time', 'Discord answered HTTP 404'. */
+export interface WebhookService {
+  /** The remote end in outcome messages ('Slack', 'Discord', 'The webhook'). */
+  service: string;
+  /** The URL in the address guard's messages ('Slack webhook', 'Discord webhook', 'Webhook'). */
+  label: string;
+}
+
+/**
+ * Posts one JSON body to a webhook with the Slack sender's guarantees (docs/security.md#e3):
+ * the guard on the URL at send time, the guarded lookup at connect time, one deadline, no
+ * redirects, at most MAX_RESPONSE_BYTES read, nothing of the answer or the URL echoed. Used by
+ * the add-time Slack message and by every notification channel.
+ */
+export async function sendWebhookJson(
+  rawUrl: string,
+  payload: unknown,
+  options: SlackSendOptions & { service?: WebhookService },
+): Promise<SlackSendResult> {
+  const { service, label } = options.service ?? { service: 'Slack', label: 'Slack webhook' };
   const deadline = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
   let url: URL;
   try {
-    url = await untilAborted(checkWebhookUrl(rawUrl, options.allowedHosts, options.resolve), signal);
+    url = await untilAborted(checkWebhookUrl(rawUrl, options.allowedHosts, options.resolve, label), signal);
   } catch (error) {
-    if (signal.aborted) return { sent: false, error: 'Slack did not answer in time', retryable: true };
+    if (signal.aborted) return { sent: false, error: `${service} did not answer in time`, retryable: true };
     const message = (error as Error).message;
     // A refused address or host is configuration and stays refused; a failed lookup may pass later.
     return { sent: false, error: message, retryable: /could not be resolved/.test(message) };
   }
   try {
-    const status = await post(url, JSON.stringify({ text }), signal);
+    const status = await post(url, JSON.stringify(payload), signal);
     if (status >= 200 && status < 300) return { sent: true };
     return {
       sent: false,
-      error: `Slack answered HTTP ${status}`,
+      error: `${service} answered HTTP ${status}`,
       retryable: status >= 500 || status === 429,
     };
   } catch {
     return {
       sent: false,
-      error: signal.aborted ? 'Slack did not answer in time' : 'Slack could not be reached',
+      error: signal.aborted ? `${service} did not answer in time` : `${service} could not be reached`,
       retryable: true,
     };
   }

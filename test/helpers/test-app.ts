@@ -31,6 +31,7 @@ export async function createTestApp(
     // Schedules would fire mid-suite at :17 or 03:00; tests call the jobs' functions directly.
     SYNC_SCHEDULE: 'off',
     BACKUP_SCHEDULE: 'off',
+    NOTIFICATION_SCHEDULE: 'off',
     // GitHub's minute shortened: a retry-after of 60 s pauses a token for 300 ms, and an
     // interactive call waits at most a second for its turn before its work is queued.
     GITHUB_RETRY_AFTER_UNIT_MS: '5',

@@ -25,6 +25,11 @@ export const BACKUP_TABLES: readonly { name: string; key: readonly string[] }[] 
   { name: 'versions', key: ['id'] },
   { name: 'repository_metrics', key: ['repository_id', 'day'] },
   { name: 'repository_events', key: ['id'] },
+  { name: 'notification_channels', key: ['id'] },
+  { name: 'notification_rules', key: ['id'] },
+  { name: 'notification_digest_items', key: ['rule_id', 'event_id'] },
+  { name: 'notification_deliveries', key: ['id'] },
+  { name: 'notification_cursors', key: ['name'] },
 ];
 
 /** Kysely's own bookkeeping: never backed up or restored (restore runs the migrations itself). */

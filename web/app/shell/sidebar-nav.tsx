@@ -1,6 +1,7 @@
 import { Badge, NavLink, Stack, Tooltip } from '@mantine/core';
 import { IconChartBar, IconHome, IconTags, type TablerIcon } from '@tabler/icons-react';
 import { Link, useLocation, useMatches } from 'react-router';
+import { formatCount } from '../../../shared/format.ts';
 import { useSidebarCounts } from './use-sidebar-counts.ts';
 
 interface NavItem {
@@ -56,12 +57,14 @@ export function SidebarNav({ collapsed }: { collapsed: boolean }) {
             rightSection={
               !collapsed && count !== null ? (
                 <Badge
-                  size="sm"
+                  // Small enough that 'Repositories' keeps its whole label beside '1,234 mine'.
+                  size={countLabel ? 'xs' : 'sm'}
+                  px={countLabel ? 6 : undefined}
                   variant="light"
                   tt="none"
                   aria-label={`${count} ${label.toLowerCase()}${countLabel ? ` ${countLabel.spoken}` : ''}`}
                 >
-                  {countLabel ? `${count} ${countLabel.text}` : count}
+                  {countLabel ? `${formatCount(count)} ${countLabel.text}` : formatCount(count)}
                 </Badge>
               ) : undefined
             }

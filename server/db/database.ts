@@ -97,6 +97,12 @@ function openPostgres(connectionString: string, options: DatabaseOptions): Datab
   // is dropped from the pool by pg, and the next query opens a new one: the app reconnects by
   // itself. An idle client losing its connection must not crash the process meanwhile.
   pool.on('error', () => {});
+  // pg-pool listens for errors only on idle clients. A client checked out (a transaction, the
+  // job worker's claim) when its connection is cut emits 'error' with nobody listening, which
+  // would crash the process; its query fails on its own and pg-pool drops it on release.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return handleOf(db, 'postgres', {
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),

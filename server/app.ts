@@ -17,6 +17,7 @@ import { openRedis } from './lib/redis-connection.ts';
 import { responseSerializerCompiler } from './lib/response-serializer.ts';
 import { resolveSecretKey } from './lib/secret-key.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
+import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { backupRoutes } from './modules/backups/backups.routes.ts';
@@ -185,6 +186,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(notificationSchedule);
   await app.register(reposRoutes);
   await app.register(catalogueRoutes);
+  await app.register(activityRoutes);
 
   await app.register(webApp, { distDir: options.webDistDir });
   return app;

@@ -82,6 +82,8 @@ export const configSchema = z
     // How long a sync run holds the repositories it took: a crashed instance's rows are taken
     // again after it. Longer than a run (45 s) with its slowest GitHub answers.
     SYNC_LEASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+    // Days without a commit after which a repository is reported stale in the activity feed.
+    STALE_AFTER_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
     // The pace kept per GitHub token, below GitHub's secondary limits (900 REST points and
     // 2,000 GraphQL points a minute, 100 concurrent requests) with a margin.
     GITHUB_REST_PER_MINUTE: z.coerce.number().int().min(1).max(900).default(800),
@@ -144,6 +146,7 @@ export const configSchema = z
       syncSchedule: env.SYNC_SCHEDULE,
       syncIntervalHours: env.SYNC_INTERVAL_HOURS,
       syncLeaseMs: env.SYNC_LEASE_SECONDS * 1000,
+      staleAfterDays: env.STALE_AFTER_DAYS,
       githubPace: {
         restPerMinute: env.GITHUB_REST_PER_MINUTE,
         graphqlPointsPerMinute: env.GITHUB_GRAPHQL_POINTS_PER_MINUTE,

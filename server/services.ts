@@ -10,6 +10,7 @@ import type { Resolver } from './lib/outbound-guard.ts';
 import { SecretBox } from './lib/secret-box.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { createQueuedMailer } from './mail/queued-mailer.ts';
+import { ActivityService } from './modules/activity/activity.service.ts';
 import { AdminService } from './modules/admin/admin.service.ts';
 import { AccountsService } from './modules/auth/accounts.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
@@ -125,5 +126,6 @@ export function buildServices(deps: ServiceDeps) {
     sync,
     notifications,
     versions: new VersionsService({ db, catalogue, clock }),
+    activity: new ActivityService({ db, catalogue, clock, config }),
   };
 }

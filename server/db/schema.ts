@@ -284,6 +284,15 @@ export interface NotificationCursorsTable {
   updated_at: string;
 }
 
+/** The Atom feed's token per member (docs/product.md#activity-feed), stored as its SHA-256 only. */
+export interface FeedTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
 export interface Database {
   repositories: RepositoriesTable;
   repository_aliases: RepositoryAliasesTable;
@@ -292,6 +301,7 @@ export interface Database {
   versions: VersionsTable;
   repository_metrics: RepositoryMetricsTable;
   repository_events: RepositoryEventsTable;
+  feed_tokens: FeedTokensTable;
   notification_channels: NotificationChannelsTable;
   notification_rules: NotificationRulesTable;
   notification_digest_items: NotificationDigestItemsTable;

@@ -58,3 +58,146 @@ export type NewEvent = {
     user_id?: number | null;
   };
 }[EventType];
+
+// ---------------------------------------------------------------------------------------------
+// GET /activity (docs/product.md#activity)
+// ---------------------------------------------------------------------------------------------
+
+export const ACTIVITY_PAGE_DEFAULT = 50;
+export const ACTIVITY_PAGE_MAX = 100;
+/** How many of its own events the repository detail page shows. */
+export const REPOSITORY_EVENTS_SHOWN = 10;
+
+const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${ACTIVITY_PAGE_MAX}`;
+export const UNKNOWN_EVENT_TYPE = `type must be one or a comma-separated list of: ${EVENT_TYPES.join(', ')}`;
+
+/** `type=archived,gone` as a list of known types; null when the parameter names none. */
+export function parseEventTypes(value: string | undefined): EventType[] | null {
+  if (value === undefined) return null;
+  const parts = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  if (parts.length === 0) return null;
+  return [...new Set(parts)].filter((part): part is EventType =>
+    (EVENT_TYPES as readonly string[]).includes(part),
+  );
+}
+
+function isEventTypeList(value: string): boolean {
+  const parts = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  return parts.every((part) => (EVENT_TYPES as readonly string[]).includes(part));
+}
+
+export const activityQuerySchema = z.object({
+  type: z
+    .string()
+    .max(400, UNKNOWN_EVENT_TYPE)
+    .refine(isEventTypeList, UNKNOWN_EVENT_TYPE)
+    .optional()
+    .describe(`one or a comma-separated list of: ${EVENT_TYPES.join(', ')}`),
+  tag: z
+    .string()
+    .max(100, 'tag must be at most 100 characters')
+    .optional()
+    .describe('only repositories carrying this tag (case-insensitive)'),
+  repository: z
+    .string()
+    .max(201, 'Invalid repository ID.')
+    .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'Invalid repository ID.')
+    .optional()
+    .describe('only this repository: its id (owner/name, a former name works too)'),
+  limit: z.coerce
+    .number({ error: LIMIT_MESSAGE })
+    .int(LIMIT_MESSAGE)
+    .min(1, LIMIT_MESSAGE)
+    .max(ACTIVITY_PAGE_MAX, LIMIT_MESSAGE)
+    .optional()
+    .describe(`events per page, default ${ACTIVITY_PAGE_DEFAULT}`),
+  cursor: z.string().max(200, 'Invalid cursor').optional().describe('next_cursor of the previous page'),
+});
+export type ActivityQuery = z.output<typeof activityQuerySchema>;
+
+const eventRepositorySchema = z.object({
+  id: z.string().describe('the repository id the other calls take (owner/name)'),
+  full_name: z.string(),
+  name: z.string(),
+});
+
+const eventActorSchema = z
+  .object({ id: z.number().int(), name: z.string() })
+  .describe('the member whose action it was (an add); absent for what the sync engine saw');
+
+function eventItem<T extends EventType>(type: T) {
+  return z.object({
+    id: z.number().int(),
+    type: z.literal(type),
+    occurred_at: z.string(),
+    repository: eventRepositorySchema,
+    data: eventDataSchemas[type],
+    actor: eventActorSchema.optional(),
+  });
+}
+
+/** One event as the API answers it; `data` depends on `type` (eventDataSchemas). */
+export const activityEventSchema = z
+  .discriminatedUnion('type', [
+    eventItem('repository_added'),
+    eventItem('release_published'),
+    eventItem('archived'),
+    eventItem('unarchived'),
+    eventItem('license_changed'),
+    eventItem('renamed'),
+    eventItem('gone'),
+    eventItem('description_changed'),
+    eventItem('topics_changed'),
+    eventItem('star_milestone'),
+    eventItem('stale'),
+  ])
+  .meta({ id: 'ActivityEvent' });
+export type ActivityEvent = z.infer<typeof activityEventSchema>;
+
+export const activityPageSchema = z
+  .object({
+    events: z.array(activityEventSchema),
+    next_cursor: z.string().nullable().describe('null on the last page'),
+  })
+  .meta({ id: 'ActivityPage' });
+export type ActivityPage = z.infer<typeof activityPageSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// The Atom feed and its token (docs/product.md#activity-feed)
+// ---------------------------------------------------------------------------------------------
+
+/** Entries in one Atom document: feed readers poll, so the newest are enough. */
+export const FEED_ENTRIES = 50;
+
+export const FEED_TOKEN_REQUIRED = 'The feed address needs its token: copy it again from Settings.';
+
+export const feedQuerySchema = z.object({
+  // Required: a call without one is malformed (400); a wrong or revoked one is refused (401).
+  token: z
+    .string({ error: FEED_TOKEN_REQUIRED })
+    .min(1, FEED_TOKEN_REQUIRED)
+    .max(200, 'Invalid feed token.')
+    .describe('the feed token from Settings'),
+  tag: activityQuerySchema.shape.tag,
+});
+
+export const feedTokenStatusSchema = z.object({
+  exists: z.boolean(),
+  created_at: z.string().nullable(),
+  last_used_at: z.string().nullable().describe('when a feed reader last fetched the feed with it'),
+});
+export type FeedTokenStatus = z.infer<typeof feedTokenStatusSchema>;
+
+/** The new token, shown once: only its hash is kept. */
+export const feedTokenCreatedSchema = z.object({
+  token: z.string(),
+  feed_url: z.string().describe('the whole feed address, token included, to paste into a feed reader'),
+  created_at: z.string(),
+});
+export type FeedTokenCreated = z.infer<typeof feedTokenCreatedSchema>;

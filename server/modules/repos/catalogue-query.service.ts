@@ -35,6 +35,13 @@ import {
 } from './catalogue-query.ts';
 import { presentSummary } from './repo-presenter.ts';
 import { type Viewer, visibleTo } from './repos.queries.ts';
+import { labelKey } from './repository-labels.ts';
+
+/**
+ * The catalogue's visibility rule (`visibleTo`, docs/product.md#roles-and-visibility) and its
+ * tag key, for the queries of other modules that show repositories' data: the activity feed.
+ */
+export { labelKey, type Viewer, visibleTo };
 
 export interface CatalogueQueryDeps {
   db: Kysely<Database>;

@@ -23,6 +23,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/a
 import { type Clock, isoNow } from '../../lib/clock.ts';
 import { SLACK_MESSAGE_JOB, type SlackMessagePayload } from '../../notifications/slack-jobs.ts';
 import { addedMessage } from '../../notifications/slack-notifier.ts';
+import { recordAdded, recordGone, recordSnapshot } from '../activity/activity.service.ts';
 import type { MeService } from '../me/me.service.ts';
 import {
   COUNT_CONTRIBUTORS_JOB,
@@ -446,6 +447,8 @@ export class CatalogueService {
         if (snapshot.fullName.toLowerCase() !== fullName.toLowerCase())
           await queries.addAlias(trx, row.id, fullName);
         await this.#recordMetrics(row, trx);
+        // Activity (docs/product.md#activity): every add path ends here, so each add is one event.
+        await recordAdded(trx, row.id, viewer.id, now);
         return row;
       });
     } catch (error) {
@@ -496,6 +499,11 @@ export class CatalogueService {
     const now = isoNow(clock);
     // One commit for the row, its schedule and its day's metrics.
     await inTransaction(db, async (trx) => {
+      // Activity (docs/product.md#activity): what changed against the row as stored now.
+      await recordSnapshot(trx, (await queries.findRepositoryById(trx, row.id)) ?? row, snapshot, {
+        now: clock.now(),
+        staleAfterDays: this.#deps.config.staleAfterDays,
+      });
       // Renamed or transferred: the id follows GitHub, the old name keeps resolving.
       if (snapshot.fullName !== row.full_name) await queries.addAlias(trx, row.id, row.full_name);
       const updated = await queries.updateRepository(trx, row.id, {
@@ -524,7 +532,12 @@ export class CatalogueService {
 
   /** GitHub no longer has it (or no token reads it): the stored data stays, flagged gone. */
   async markGone(row: RepositoryRow): Promise<void> {
-    await queries.updateRepository(this.#deps.db, row.id, { gone: 1, updated_at: isoNow(this.#deps.clock) });
+    const now = isoNow(this.#deps.clock);
+    await inTransaction(this.#deps.db, async (trx) => {
+      // Activity: a `gone` event the first time only (read inside the write's transaction).
+      await recordGone(trx, (await queries.findRepositoryById(trx, row.id)) ?? row, now);
+      await queries.updateRepository(trx, row.id, { gone: 1, updated_at: now });
+    });
   }
 
   async #recordMetrics(row: RepositoryRow, db: Kysely<Database> = this.#deps.db) {

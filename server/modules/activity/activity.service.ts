@@ -1,0 +1,223 @@
+import type { Kysely } from 'kysely';
+import {
+  ACTIVITY_PAGE_DEFAULT,
+  type ActivityEvent,
+  type ActivityPage,
+  type ActivityQuery,
+  type EventType,
+  eventDataSchemas,
+  FEED_ENTRIES,
+  type FeedTokenCreated,
+  type FeedTokenStatus,
+  parseEventTypes,
+} from '../../../shared/schemas/activity.ts';
+import type { AppConfig } from '../../config.ts';
+import type { Database } from '../../db/schema.ts';
+import type { RepositorySnapshot } from '../../github/repository-snapshot.ts';
+import { AppError, badRequest } from '../../lib/app-error.ts';
+import { type Clock, isoNow } from '../../lib/clock.ts';
+import { hashToken, randomToken } from '../../lib/secret-box.ts';
+import type { CatalogueService } from '../repos/catalogue.service.ts';
+import { labelKey, type Viewer, visibleTo } from '../repos/catalogue-query.service.ts';
+import { buildAtomFeed } from './atom-feed.ts';
+import {
+  detectAddEvents,
+  detectGoneEvents,
+  detectSnapshotEvents,
+  historyNeeded,
+  type StoredRepository,
+} from './detect-events.ts';
+import * as queries from './events.queries.ts';
+
+/** Recording events is `insertEvents` (the releases module records its own type with it too). */
+export { insertEvents } from './events.queries.ts';
+
+type Db = Kysely<Database>;
+
+// ---- recording (called by the catalogue inside the transaction that writes the change) -----------
+
+/** A repository joined the catalogue (every add path: single, batch, import, queued). */
+export async function recordAdded(trx: Db, repositoryId: number, userId: number, now: string): Promise<void> {
+  await queries.insertEvents(trx, detectAddEvents(repositoryId, userId), now);
+}
+
+/** Flagged gone: recorded the first time only (`before` is the row as it is before the flag). */
+export async function recordGone(trx: Db, before: Pick<StoredRepository, 'id' | 'gone'>, now: string) {
+  await queries.insertEvents(trx, detectGoneEvents(before), now);
+}
+
+/**
+ * What changed between the stored row and GitHub's snapshot (docs/product.md#activity). The
+ * repository's past events are read only when a milestone is crossed or it is stale now.
+ */
+export async function recordSnapshot(
+  trx: Db,
+  before: StoredRepository,
+  after: RepositorySnapshot,
+  options: { now: Date; staleAfterDays: number },
+): Promise<void> {
+  const needs = historyNeeded(before, after, options.now, options.staleAfterDays);
+  const history = {
+    milestonesFired: needs.milestones ? await queries.listFiredMilestones(trx, before.id) : [],
+    lastStaleCommit: needs.stale ? await queries.findLastStaleCommit(trx, before.id) : undefined,
+  };
+  const events = detectSnapshotEvents(before, after, { ...options, history });
+  await queries.insertEvents(trx, events, options.now.toISOString());
+}
+
+// ---- reading ---------------------------------------------------------------------------------
+
+export interface ActivityDeps {
+  db: Db;
+  catalogue: Pick<CatalogueService, 'resolve'>;
+  clock: Clock;
+  config: Pick<AppConfig, 'appName' | 'publicUrl'>;
+}
+
+const CURSOR_INVALID = 'Invalid cursor: start again without it.';
+const ID_MAX = 2_147_483_647;
+/** The one answer to a feed token that is missing, wrong or revoked: no hint which. */
+export const FEED_TOKEN_INVALID = 'This feed address is not valid (its token may have been revoked).';
+
+/**
+ * The activity feed (docs/product.md#activity): `GET /activity`, a repository's own events, the
+ * Atom feed and its per-member token. Every read applies the catalogue's visibility rule.
+ */
+export class ActivityService {
+  readonly #deps: ActivityDeps;
+
+  constructor(deps: ActivityDeps) {
+    this.#deps = deps;
+  }
+
+  /** One page, newest first. */
+  async page(viewer: Viewer, query: ActivityQuery): Promise<ActivityPage> {
+    const limit = query.limit ?? ACTIVITY_PAGE_DEFAULT;
+    const beforeId = query.cursor ? decodeCursor(query.cursor) : null;
+    const repositoryId = query.repository
+      ? (await this.#deps.catalogue.resolve(viewer, query.repository)).id
+      : null;
+    const events = await this.#list(viewer, {
+      types: parseEventTypes(query.type),
+      tag: tagKey(query.tag),
+      repositoryId,
+      beforeId,
+      limit: limit + 1,
+    });
+    const page = events.slice(0, limit);
+    const last = page.at(-1);
+    return { events: page, next_cursor: events.length > limit && last ? encodeCursor(last.id) : null };
+  }
+
+  async #list(viewer: Viewer, filters: queries.EventFilters): Promise<ActivityEvent[]> {
+    const visible = visibleTo(this.#deps.db.selectFrom('repositories'), viewer);
+    const rows = await queries.listEvents(visible, filters);
+    return rows.flatMap((row) => {
+      const event = presentEvent(row);
+      return event ? [event] : [];
+    });
+  }
+
+  // ---- the Atom feed ---------------------------------------------------------------------------
+
+  /** `GET /feeds/activity.atom`: the token owner's view of the activity, as Atom. */
+  async atomFeed(token: string, tag: string | undefined): Promise<string> {
+    const { db, clock, config } = this.#deps;
+    const hash = hashToken(token);
+    const owner = await queries.findFeedTokenOwner(db, hash);
+    // Unknown, revoked, or its member deactivated: one answer.
+    if (owner?.is_active !== 1) throw invalidFeedToken();
+    const viewer: Viewer = { id: owner.user_id, is_admin: owner.is_admin === 1 };
+    const events = await this.#list(viewer, {
+      types: null,
+      tag: tagKey(tag),
+      repositoryId: null,
+      beforeId: null,
+      limit: FEED_ENTRIES,
+    });
+    const now = isoNow(clock);
+    await queries.touchFeedToken(db, hash, now);
+    return buildAtomFeed({
+      appName: config.appName,
+      publicUrl: config.publicUrl,
+      tag: tag?.trim() ? tag.trim() : null,
+      events,
+      now,
+    });
+  }
+
+  async feedTokenStatus(userId: number): Promise<FeedTokenStatus> {
+    const row = await queries.findFeedToken(this.#deps.db, userId);
+    return {
+      exists: row !== undefined,
+      created_at: row?.created_at ?? null,
+      last_used_at: row?.last_used_at ?? null,
+    };
+  }
+
+  /** A new token (the old one stops working at once); shown this once, only its hash is kept. */
+  async createFeedToken(userId: number): Promise<FeedTokenCreated> {
+    const token = randomToken(32);
+    const now = isoNow(this.#deps.clock);
+    await queries.replaceFeedToken(this.#deps.db, userId, hashToken(token), now);
+    return {
+      token,
+      feed_url: `${this.#deps.config.publicUrl}/feeds/activity.atom?token=${encodeURIComponent(token)}`,
+      created_at: now,
+    };
+  }
+
+  async revokeFeedToken(userId: number): Promise<FeedTokenStatus> {
+    await queries.deleteFeedToken(this.#deps.db, userId);
+    return { exists: false, created_at: null, last_used_at: null };
+  }
+}
+
+/** A stored row as the API shows it; a row whose details don't parse is left out, not a 500. */
+function presentEvent(row: queries.EventRow): ActivityEvent | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(row.data);
+  } catch {
+    return null;
+  }
+  const parsed = eventDataSchemas[row.type as EventType]?.safeParse(data);
+  if (!parsed?.success) return null;
+  const name = [row.actor_first_name, row.actor_last_name].filter(Boolean).join(' ').trim();
+  return {
+    id: row.id,
+    type: row.type,
+    occurred_at: row.occurred_at,
+    repository: { id: row.full_name, full_name: row.full_name, name: row.name },
+    data: parsed.data,
+    ...(row.user_id !== null && row.actor_username !== null
+      ? { actor: { id: row.user_id, name: name || row.actor_username } }
+      : {}),
+  } as ActivityEvent;
+}
+
+function tagKey(tag: string | undefined): string | null {
+  const key = tag === undefined ? '' : labelKey(tag);
+  return key === '' ? null : key;
+}
+
+function encodeCursor(id: number): string {
+  return Buffer.from(JSON.stringify({ i: id })).toString('base64url');
+}
+
+function decodeCursor(cursor: string): number {
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw badRequest(CURSOR_INVALID, { cursor: CURSOR_INVALID });
+  }
+  const id = typeof body === 'object' && body !== null ? (body as { i?: unknown }).i : undefined;
+  if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id > ID_MAX)
+    throw badRequest(CURSOR_INVALID, { cursor: CURSOR_INVALID });
+  return id;
+}
+
+function invalidFeedToken(): AppError {
+  return new AppError(401, 'unauthorized', FEED_TOKEN_INVALID);
+}

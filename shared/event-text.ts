@@ -1,0 +1,96 @@
+import { displayLicense, formatCount, formatStars } from './format.ts';
+import type { ActivityEvent } from './schemas/activity.ts';
+
+/** Some fields of an event, still discriminated by `type`. */
+export type EventParts<K extends keyof ActivityEvent> = ActivityEvent extends infer E
+  ? E extends ActivityEvent
+    ? Pick<E, K>
+    : never
+  : never;
+
+/**
+ * Events as sentences (docs/product.md#activity): one wording for the Activity screen, the
+ * repository page and the Atom feed. `subject` is how the repository is named at the start of the
+ * sentence (its full name by default; the repository page passes "This repository").
+ */
+export function describeEvent(
+  event: EventParts<'type' | 'data' | 'repository' | 'actor'>,
+  subject: string = event.repository.full_name,
+): string {
+  switch (event.type) {
+    case 'repository_added':
+      return event.actor
+        ? `${subject} was added to the catalogue by ${event.actor.name}`
+        : `${subject} was added to the catalogue`;
+    case 'release_published': {
+      const { tag, name, prerelease } = event.data;
+      const label = name && name !== tag ? `${tag} (${name})` : tag;
+      return `${subject} published ${prerelease ? 'pre-release' : 'release'} ${label}`;
+    }
+    case 'archived':
+      return `${subject} was archived on GitHub`;
+    case 'unarchived':
+      return `${subject} is no longer archived`;
+    case 'license_changed':
+      return `${subject} changed its licence from ${licence(event.data.from)} to ${licence(event.data.to)}`;
+    case 'renamed': {
+      const { from, to } = event.data;
+      const owner = (name: string) => name.split('/')[0]?.toLowerCase();
+      return owner(from) === owner(to) ? `${from} was renamed to ${to}` : `${from} was transferred to ${to}`;
+    }
+    case 'gone':
+      return `${subject} is gone from GitHub (deleted, or no longer readable)`;
+    case 'description_changed':
+      if (event.data.from === null) return `${subject} got a description`;
+      if (event.data.to === null) return `${subject} removed its description`;
+      return `${subject} changed its description`;
+    case 'topics_changed': {
+      const { added, removed } = event.data;
+      const parts = [
+        added.length > 0 ? `added ${plural(added.length, 'topic')} ${list(added)}` : null,
+        removed.length > 0 ? `removed ${plural(removed.length, 'topic')} ${list(removed)}` : null,
+      ].filter(Boolean);
+      return `${subject} ${parts.join(' and ')}`;
+    }
+    case 'star_milestone':
+      return `${subject} passed ${formatMilestone(event.data.milestone)} stars`;
+    case 'stale':
+      return event.data.last_commit
+        ? `${subject} has had no commit for ${formatCount(event.data.days)} days`
+        : `${subject} has shown no commit for ${formatCount(event.data.days)} days`;
+  }
+}
+
+/** The detail under the sentence, where there is one worth showing (the new description…). */
+export function describeEventDetail(event: EventParts<'type' | 'data'>): string | null {
+  switch (event.type) {
+    case 'description_changed':
+      return event.data.to;
+    case 'star_milestone':
+      return `${formatCount(event.data.stars)} stars when seen`;
+    case 'release_published':
+      return event.data.url;
+    default:
+      return null;
+  }
+}
+
+/** 1,000 → "1k", 25,000 → "25k", 1,000,000 → "1M": milestones are round. */
+export function formatMilestone(milestone: number): string {
+  if (milestone >= 1_000_000 && milestone % 1_000_000 === 0) return `${milestone / 1_000_000}M`;
+  if (milestone >= 1000 && milestone % 1000 === 0) return `${milestone / 1000}k`;
+  return formatStars(milestone);
+}
+
+function licence(value: string): string {
+  const shown = displayLicense(value);
+  return shown === displayLicense('') ? 'none' : shown;
+}
+
+function plural(count: number, word: string): string {
+  return count === 1 ? word : `${word}s`;
+}
+
+function list(items: readonly string[]): string {
+  return items.join(', ');
+}

@@ -46,7 +46,7 @@ export function AdminRepositoryList({ onForbidden }: { onForbidden: () => void }
         </Title>
         <TextInput
           label="Search all repositories"
-          placeholder="Name, description, id, tag or licence"
+          placeholder="Name, description, id, tag or license"
           leftSection={<IconSearch size={16} aria-hidden />}
           rightSection={query.isPlaceholderData ? <Loader size="xs" aria-label="Searching" /> : undefined}
           type="search"

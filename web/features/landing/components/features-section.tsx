@@ -30,7 +30,7 @@ const features: Feature[] = [
   {
     icon: IconChartPie,
     title: 'Analytics and statistics',
-    description: 'Totals, averages, licence coverage and recent activity across your whole collection.',
+    description: 'Totals, averages, license coverage and recent activity across your whole collection.',
   },
   {
     icon: IconTags,

@@ -158,7 +158,7 @@ export default function RepositoryListRoute() {
         <Group gap="sm" align="flex-end" wrap="wrap">
           <TextInput
             label="Search repositories"
-            placeholder="Name, description, id, tag or licence"
+            placeholder="Name, description, id, tag or license"
             leftSection={<IconSearch size={16} aria-hidden />}
             rightSection={refreshing ? <Loader size="xs" aria-label="Updating the list" /> : undefined}
             value={search}

@@ -138,7 +138,7 @@ export default function StatsCharts({ licenses, topics, stars }: StatsChartsProp
                   </Text>
                 ))}
               </Stack>
-              <DataTable caption="Repositories per licence" label="Licence" rows={licenses} />
+              <DataTable caption="Repositories per license" label="License" rows={licenses} />
             </>
           )}
         </Stack>

@@ -194,13 +194,13 @@ function StatisticsView({
             <Select
               label="License"
               description="Exact match"
-              placeholder="Any licence"
+              placeholder="Any license"
               data={choices.licenses}
               value={filters.license || null}
               onChange={(license) => set({ license: license ?? '' })}
               searchable
               clearable
-              clearButtonProps={{ 'aria-label': 'Clear licence filter' }}
+              clearButtonProps={{ 'aria-label': 'Clear license filter' }}
             />
             <NumberInput
               label="Minimum stars"
@@ -264,7 +264,7 @@ function StatisticsView({
             <StatCard
               label="License coverage"
               value={`${stats.license_coverage}%`}
-              hint={`${formatCount(stats.with_license)} of ${formatCount(stats.total_repositories)} have a licence`}
+              hint={`${formatCount(stats.with_license)} of ${formatCount(stats.total_repositories)} have a license`}
             />
             <StatCard
               label="Most common license"

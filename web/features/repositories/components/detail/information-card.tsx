@@ -71,7 +71,7 @@ export function InformationCard({ repository, now }: { repository: Repository; n
             <Text fw={700} span>
               No license.
             </Text>{' '}
-            This repository has no licence, so default copyright applies: others may not use, change or share
+            This repository has no license, so default copyright applies: others may not use, change or share
             the code without the authors’ permission.
           </Alert>
         )}

@@ -24,6 +24,7 @@ import { backupRoutes } from './modules/backups/backups.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
+import { releasesRoutes } from './modules/releases/releases.routes.ts';
 import { catalogueRoutes } from './modules/repos/catalogue.routes.ts';
 import { reposRoutes } from './modules/repos/repos.routes.ts';
 import access from './plugins/access.ts';
@@ -185,6 +186,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(backupSchedule);
   await app.register(notificationSchedule);
   await app.register(reposRoutes);
+  await app.register(releasesRoutes);
   await app.register(catalogueRoutes);
   await app.register(activityRoutes);
 

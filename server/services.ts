@@ -11,6 +11,7 @@ import { SecretBox } from './lib/secret-box.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { createQueuedMailer } from './mail/queued-mailer.ts';
 import { ActivityService } from './modules/activity/activity.service.ts';
+import { insertEvents } from './modules/activity/events.queries.ts';
 import { AdminService } from './modules/admin/admin.service.ts';
 import { AccountsService } from './modules/auth/accounts.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
@@ -19,6 +20,7 @@ import { BackupService } from './modules/backups/backups.service.ts';
 import { MeService } from './modules/me/me.service.ts';
 import { registerNotificationJobs } from './modules/notifications/notification-jobs.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
+import { ReleasesService } from './modules/releases/releases.service.ts';
 import { CatalogueService } from './modules/repos/catalogue.service.ts';
 import { CatalogueQueryService } from './modules/repos/catalogue-query.service.ts';
 import { registerImportJobs } from './modules/repos/import-jobs.ts';
@@ -77,7 +79,14 @@ export function buildServices(deps: ServiceDeps) {
     config,
     resolve: deps.resolve,
   });
-  const catalogue = new CatalogueService({ db, github, me, jobs, clock, config, log });
+  // Releases become versions inside the catalogue's writes; settings follow its visibility rule.
+  const releases = new ReleasesService({
+    db,
+    clock,
+    resolve: (viewer, fullName) => catalogue.resolve(viewer, fullName),
+    recordEvents: insertEvents,
+  });
+  const catalogue = new CatalogueService({ db, github, me, jobs, clock, config, log, releases });
   registerImportJobs(jobs, catalogue);
   registerSlackMessageJob(jobs, {
     readWebhook: (userId) => me.readSlackWebhook(userId),
@@ -93,6 +102,7 @@ export function buildServices(deps: ServiceDeps) {
     clock,
     schedule: config.syncSchedule,
     leaseMs: config.syncLeaseMs,
+    releases,
   });
   registerSyncJobs(jobs, sync, log.child({ component: 'sync' }));
   // Rules, channels and deliveries; visibility at send time is the catalogue's own rule.
@@ -124,6 +134,7 @@ export function buildServices(deps: ServiceDeps) {
     catalogue,
     catalogueQuery: new CatalogueQueryService({ db, clock }),
     sync,
+    releases,
     notifications,
     versions: new VersionsService({ db, catalogue, clock }),
     activity: new ActivityService({ db, catalogue, clock, config }),

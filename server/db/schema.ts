@@ -172,6 +172,9 @@ export interface VersionsTable {
   description: string | null;
   snapshot: string;
   created_at: string;
+  /** 'manual' (a member recorded it) or 'release' (made from a GitHub release or tag). */
+  source: ColumnType<'manual' | 'release', 'manual' | 'release' | undefined, 'manual' | 'release'>;
+  release_url: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface RepositoryMetricsTable {
@@ -312,6 +315,31 @@ export interface Database {
   repository_topics: RepositoryTopicsTable;
   repository_search: RepositorySearchTable;
   users: UsersTable;
+/** Per repository: release tracking settings and what the sync engine learnt (docs/product.md#releases). */
+export interface RepositoryReleaseTrackingTable {
+  repository_id: number;
+  include_prereleases: Flag;
+  tag_pattern: string;
+  follows: 'releases' | 'tags' | null;
+  checked_at: string | null;
+  updated_at: string;
+}
+
+/** Each published GitHub release (or tag) seen for a repository, and the version it became. */
+export interface RepositoryReleasesTable {
+  id: Generated<number>;
+  repository_id: number;
+  kind: 'release' | 'tag';
+  tag: string;
+  name: string | null;
+  published_at: string | null;
+  prerelease: Flag;
+  url: string | null;
+  version_id: number | null;
+  seen_at: string;
+  deleted_at: string | null;
+}
+
   instance_bootstrap: InstanceBootstrapTable;
   refresh_tokens: RefreshTokensTable;
   email_tokens: EmailTokensTable;
@@ -319,3 +347,5 @@ export interface Database {
   jobs: JobsTable;
   audit_log: AuditLogTable;
 }
+  repository_release_tracking: RepositoryReleaseTrackingTable;
+  repository_releases: RepositoryReleasesTable;

@@ -11,7 +11,16 @@ import { countFromLink } from './link-header.ts';
 import { GitHubPacer, type PaceKind, PaceWait } from './pacer.ts';
 import { SharedQuota } from './quota.ts';
 import { QuotaBook } from './quota-book.ts';
-import { CAPPED_CONTRIBUTORS, licenseLabel, type RepositorySnapshot } from './repository-snapshot.ts';
+import {
+  CAPPED_CONTRIBUTORS,
+  licenseLabel,
+  RELEASES_READ,
+  type ReleaseInfo,
+  type ReleaseRead,
+  type RepositorySnapshot,
+  tagInfo,
+  webUrl,
+} from './repository-snapshot.ts';
 
 /** Stored per repository: GitHub's ETag of each list the sync reads, for conditional requests. */
 export interface Etags {
@@ -19,6 +28,10 @@ export interface Etags {
   commits?: string;
   commitCount?: string;
   contributors?: string;
+  /** The newest releases (`/releases?per_page=5`). */
+  releases?: string;
+  /** The newest tags, kept only while the project has no published release. */
+  tags?: string;
 }
 
 export interface GitHubClientOptions {
@@ -143,6 +156,23 @@ export function boundedFetch(maxBytes: number): typeof fetch {
   return async (input, init) => {
     let response: Response;
     try {
+/** The fields of GitHub's release object (repos/list-releases) the catalogue reads. */
+interface RestRelease {
+  tag_name: string;
+  name: string | null;
+  body?: string | null;
+  draft: boolean;
+  prerelease: boolean;
+  published_at: string | null;
+  html_url: string;
+}
+
+/** GitHub's tag object (repos/list-tags): a name and its commit, no date. */
+interface RestTag {
+  name: string;
+  commit: { sha: string };
+}
+
       response = await fetch(input, init);
     } catch (error) {
       throw new TransportFailure(describeFailure(error), { cause: error });
@@ -372,7 +402,9 @@ export class GitHubClient {
       deadline,
     );
     if (recent.status === 304 && previous) {
-      return { snapshot: { ...base, ...pickHistory(previous.snapshot) }, etags };
+      const snapshot: RepositorySnapshot = { ...base, ...pickHistory(previous.snapshot) };
+      const read = await releases();
+      return { snapshot: read ? { ...snapshot, releases: read } : snapshot, etags };
     }
     etags.commits = recent.etag;
     const history = {
@@ -394,7 +426,67 @@ export class GitHubClient {
     if (counted.notModified) throw new Error('unconditional contributor count answered 304');
     const { contributors, contributorsCapped } = counted;
     if (counted.etag) etags.contributors = counted.etag;
-    return { snapshot: { ...base, ...history, contributors, contributorsCapped }, etags };
+    const snapshot: RepositorySnapshot = { ...base, ...history, contributors, contributorsCapped };
+    const read = await releases();
+    return { snapshot: read ? { ...snapshot, releases: read } : snapshot, etags };
+  }
+
+  /**
+   * The newest releases, conditional on the stored ETag; the newest tags only for a project
+   * with no published release (`etags.tags` is kept exactly while that is so). Both unchanged:
+   * undefined, nothing to look at.
+   */
+  async #readReleases(
+    token: string | null,
+    names: { owner: string; repo: string },
+    etags: Etags,
+    repositoryUrl: string,
+    fullName: string,
+    deadline?: number,
+  ): Promise<ReleaseRead | undefined> {
+    let listed: RestAnswer<RestRelease[]>;
+    try {
+      listed = await this.#rest<RestRelease[]>({
+        token,
+        route: 'GET /repos/{owner}/{repo}/releases',
+        params: { ...names, per_page: RELEASES_READ },
+        etag: etags.releases,
+        subject: fullName,
+        deadline,
+      });
+    } catch (error) {
+      // The repository was read: a refusal of its releases alone waits for the next sync.
+      if (error instanceof GitHubError && (error.kind === 'forbidden' || error.kind === 'unreachable'))
+        return undefined;
+      throw error;
+    }
+    let releases: ReleaseInfo[] | null = null;
+    if (listed.status !== 304) {
+      etags.releases = headerString(listed.headers.etag);
+      releases = (Array.isArray(listed.data) ? listed.data : []).map(mapRestRelease);
+      if (releases.some((release) => !release.draft)) {
+        delete etags.tags;
+        return { releases, tags: null };
+      }
+    } else if (etags.tags === undefined) {
+      return undefined;
+    }
+    // No published release: the project's tags stand in for them.
+    const tagged = await this.#rest<RestTag[]>({
+      token,
+      route: 'GET /repos/{owner}/{repo}/tags',
+      params: { ...names, per_page: RELEASES_READ },
+      etag: etags.tags,
+      subject: fullName,
+      deadline,
+    });
+    if (tagged.status === 304) return releases ? { releases, tags: null } : undefined;
+    // An empty list has no ETag worth keeping, but the mark says "follow tags" all the same.
+    etags.tags = headerString(tagged.headers.etag) ?? '';
+    const tags = (Array.isArray(tagged.data) ? tagged.data : []).map((tag) =>
+      tagInfo(tag.name, null, repositoryUrl),
+    );
+    return { releases: releases ?? [], tags };
   }
 
   /**
@@ -444,6 +536,11 @@ export class GitHubClient {
   }
 
   /** The newest commits of the default branch, for the detail screen (`?limit=10`). */
+    // With a token a conditional read of an unchanged list is free, so releases are read at
+    // every sync; without one a 304 still costs, so only when the repository itself changed.
+    const readReleases = token !== null || (previous !== undefined && repoAnswer.status !== 304);
+    const releases = async () =>
+      readReleases ? this.#readReleases(token, names, etags, base.url, fullName, deadline) : undefined;
   async listCommits(fullName: string, token: string | null, limit: number): Promise<Commit[]> {
     const [owner, repo] = splitFullName(fullName);
     const recent = await this.#recentCommits(token, { owner, repo }, undefined, fullName, limit);
@@ -736,3 +833,15 @@ function mapRestCommit(commit: RestCommit): Commit {
     message: commit.commit.message,
   };
 }
+function mapRestRelease(release: RestRelease): ReleaseInfo {
+  return {
+    tag: release.tag_name,
+    name: release.name || null,
+    notes: release.body ?? null,
+    publishedAt: release.draft ? null : release.published_at,
+    prerelease: release.prerelease,
+    draft: release.draft,
+    url: webUrl(release.html_url),
+  };
+}
+

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { COMMITS_REQUESTED } from '../constants.ts';
 import { requiredString } from './auth.ts';
+import { releaseTrackingSchema, VERSION_SOURCES } from './releases.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Entities (docs/product.md#entities)
@@ -34,6 +35,8 @@ export const versionSchema = z
     created_at: z.string(),
   })
   .meta({ id: 'Version' });
+    source: z.enum(VERSION_SOURCES).describe("'manual' (recorded by a member) or 'release' (from GitHub)"),
+    release_url: z.string().nullable().describe('the GitHub release (or tag) it was made from or linked to'),
 export type Version = z.infer<typeof versionSchema>;
 
 export const commitSchema = z
@@ -82,6 +85,7 @@ export const repositorySchema = repositorySummarySchema
     recent_commits: z.array(commitSchema),
   })
   .meta({ id: 'Repository' });
+    release_tracking: releaseTrackingSchema,
 export type Repository = z.infer<typeof repositorySchema>;
 
 export const metricPointSchema = z

@@ -7,6 +7,7 @@ import * as createCatalogueIndexes from './2026-11-23-0100-create-catalogue-inde
 import * as createInstanceBootstrap from './2026-11-23-0200-create-instance-bootstrap.ts';
 import * as createSyncEngineState from './2026-11-24-0100-create-sync-engine-state.ts';
 import * as createRepositoryEvents from './2026-11-25-0100-create-repository-events.ts';
+import * as createReleaseTracking from './2026-11-25-0200-create-release-tracking.ts';
 import * as createFeedTokens from './2026-11-25-0500-create-feed-tokens.ts';
 import * as createNotifications from './2026-11-25-0400-create-notifications.ts';
 
@@ -23,6 +24,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-0200-create-instance-bootstrap': createInstanceBootstrap,
   '2026-11-24-0100-create-sync-engine-state': createSyncEngineState,
   '2026-11-25-0100-create-repository-events': createRepositoryEvents,
+  '2026-11-25-0200-create-release-tracking': createReleaseTracking,
   '2026-11-25-0500-create-feed-tokens': createFeedTokens,
   '2026-11-25-0400-create-notifications': createNotifications,
 };

@@ -24,6 +24,8 @@ export const BACKUP_TABLES: readonly { name: string; key: readonly string[] }[] 
   { name: 'repository_access', key: ['repository_id', 'user_id'] },
   { name: 'comments', key: ['id'] },
   { name: 'versions', key: ['id'] },
+  { name: 'repository_release_tracking', key: ['repository_id'] },
+  { name: 'repository_releases', key: ['id'] },
   { name: 'repository_metrics', key: ['repository_id', 'day'] },
   { name: 'repository_events', key: ['id'] },
   { name: 'notification_channels', key: ['id'] },

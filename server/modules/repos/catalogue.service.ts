@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { normalizeTags, toFullName } from '../../../shared/repository-input.ts';
+import { DEFAULT_RELEASE_TRACKING } from '../../../shared/schemas/releases.ts';
 import {
   type AddNotification,
   BATCH_MAX_ITEMS,
@@ -25,6 +26,7 @@ import { SLACK_MESSAGE_JOB, type SlackMessagePayload } from '../../notifications
 import { addedMessage } from '../../notifications/slack-notifier.ts';
 import { recordAdded, recordGone, recordSnapshot } from '../activity/activity.service.ts';
 import type { MeService } from '../me/me.service.ts';
+import type { ReleasesService } from '../releases/releases.service.ts';
 import {
   COUNT_CONTRIBUTORS_JOB,
   type CountContributorsPayload,
@@ -64,6 +66,8 @@ export interface CatalogueDeps {
   clock: Clock;
   config: AppConfig;
   log: FastifyBaseLogger;
+  /** Releases (modules/releases): what a read learnt of them becomes versions in its transaction. */
+  releases?: Pick<ReleasesService, 'record' | 'tracking'>;
 }
 
 export interface AddInput {
@@ -123,11 +127,12 @@ export class CatalogueService {
     const { db } = this.#deps;
     const row = await queries.findRepositoryWithCounts(db, id);
     if (!row) throw notFound(REPOSITORY_NOT_FOUND);
-    const [comments, versions] = await Promise.all([
+    const [comments, versions, releaseTracking] = await Promise.all([
       queries.listComments(db, id),
       queries.listVersions(db, id),
+      this.#deps.releases?.tracking(id) ?? DEFAULT_RELEASE_TRACKING,
     ]);
-    return presentRepository(row, { comments, versions });
+    return presentRepository(row, { comments, versions, release_tracking: releaseTracking });
   }
 
   async #canSee(row: RepositoryRow, viewer: Viewer): Promise<boolean> {
@@ -447,6 +452,8 @@ export class CatalogueService {
         if (snapshot.fullName.toLowerCase() !== fullName.toLowerCase())
           await queries.addAlias(trx, row.id, fullName);
         await this.#recordMetrics(row, trx);
+        // Releases (docs/product.md#releases): the first read takes the latest as a version.
+        if (snapshot.releases) await this.#deps.releases?.record(trx, row, snapshot.releases, now);
         // Activity (docs/product.md#activity): every add path ends here, so each add is one event.
         await recordAdded(trx, row.id, viewer.id, now);
         return row;
@@ -516,6 +523,8 @@ export class CatalogueService {
       });
       await scheduleAt(trx, row.id, this.nextSyncAt());
       await this.#recordMetrics(updated, trx);
+      // Releases (docs/product.md#releases): new ones become versions in this same commit.
+      if (snapshot.releases) await this.#deps.releases?.record(trx, updated, snapshot.releases, now);
     });
     return true;
   }

@@ -312,7 +312,15 @@ export async function insertComment(db: Db, comment: Insertable<CommentsTable>) 
     .executeTakeFirstOrThrow();
 }
 
-const versionColumns = ['id', 'version_number', 'release_date', 'description', 'created_at'] as const;
+const versionColumns = [
+  'id',
+  'version_number',
+  'release_date',
+  'description',
+  'created_at',
+  'source',
+  'release_url',
+] as const;
 
 export async function listVersions(db: Db, repositoryId: number) {
   return db

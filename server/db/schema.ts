@@ -296,25 +296,6 @@ export interface FeedTokensTable {
   last_used_at: string | null;
 }
 
-export interface Database {
-  repositories: RepositoriesTable;
-  repository_aliases: RepositoryAliasesTable;
-  repository_access: RepositoryAccessTable;
-  comments: CommentsTable;
-  versions: VersionsTable;
-  repository_metrics: RepositoryMetricsTable;
-  repository_events: RepositoryEventsTable;
-  feed_tokens: FeedTokensTable;
-  notification_channels: NotificationChannelsTable;
-  notification_rules: NotificationRulesTable;
-  notification_digest_items: NotificationDigestItemsTable;
-  notification_deliveries: NotificationDeliveriesTable;
-  notification_cursors: NotificationCursorsTable;
-  repository_tags: RepositoryTagsTable;
-  repository_sync_state: RepositorySyncStateTable;
-  repository_topics: RepositoryTopicsTable;
-  repository_search: RepositorySearchTable;
-  users: UsersTable;
 /** Per repository: release tracking settings and what the sync engine learnt (docs/product.md#releases). */
 export interface RepositoryReleaseTrackingTable {
   repository_id: number;
@@ -340,6 +321,36 @@ export interface RepositoryReleasesTable {
   deleted_at: string | null;
 }
 
+/** The Atom feed's token per member (docs/product.md#activity-feed), stored as its SHA-256 only. */
+export interface FeedTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface Database {
+  repositories: RepositoriesTable;
+  repository_aliases: RepositoryAliasesTable;
+  repository_access: RepositoryAccessTable;
+  comments: CommentsTable;
+  versions: VersionsTable;
+  repository_metrics: RepositoryMetricsTable;
+  repository_events: RepositoryEventsTable;
+  repository_release_tracking: RepositoryReleaseTrackingTable;
+  repository_releases: RepositoryReleasesTable;
+  feed_tokens: FeedTokensTable;
+  notification_channels: NotificationChannelsTable;
+  notification_rules: NotificationRulesTable;
+  notification_digest_items: NotificationDigestItemsTable;
+  notification_deliveries: NotificationDeliveriesTable;
+  notification_cursors: NotificationCursorsTable;
+  repository_tags: RepositoryTagsTable;
+  repository_sync_state: RepositorySyncStateTable;
+  repository_topics: RepositoryTopicsTable;
+  repository_search: RepositorySearchTable;
+  users: UsersTable;
   instance_bootstrap: InstanceBootstrapTable;
   refresh_tokens: RefreshTokensTable;
   email_tokens: EmailTokensTable;
@@ -347,5 +358,3 @@ export interface RepositoryReleasesTable {
   jobs: JobsTable;
   audit_log: AuditLogTable;
 }
-  repository_release_tracking: RepositoryReleaseTrackingTable;
-  repository_releases: RepositoryReleasesTable;

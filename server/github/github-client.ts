@@ -120,6 +120,23 @@ interface RestRepository {
   license: { spdx_id?: string | null; name?: string | null } | null;
 }
 
+/** The fields of GitHub's release object (repos/list-releases) the catalogue reads. */
+interface RestRelease {
+  tag_name: string;
+  name: string | null;
+  body?: string | null;
+  draft: boolean;
+  prerelease: boolean;
+  published_at: string | null;
+  html_url: string;
+}
+
+/** GitHub's tag object (repos/list-tags): a name and its commit, no date. */
+interface RestTag {
+  name: string;
+  commit: { sha: string };
+}
+
 interface RestCommit {
   sha: string;
   commit: {
@@ -156,23 +173,6 @@ export function boundedFetch(maxBytes: number): typeof fetch {
   return async (input, init) => {
     let response: Response;
     try {
-/** The fields of GitHub's release object (repos/list-releases) the catalogue reads. */
-interface RestRelease {
-  tag_name: string;
-  name: string | null;
-  body?: string | null;
-  draft: boolean;
-  prerelease: boolean;
-  published_at: string | null;
-  html_url: string;
-}
-
-/** GitHub's tag object (repos/list-tags): a name and its commit, no date. */
-interface RestTag {
-  name: string;
-  commit: { sha: string };
-}
-
       response = await fetch(input, init);
     } catch (error) {
       throw new TransportFailure(describeFailure(error), { cause: error });
@@ -401,6 +401,11 @@ export class GitHubClient {
       10,
       deadline,
     );
+    // With a token a conditional read of an unchanged list is free, so releases are read at
+    // every sync; without one a 304 still costs, so only when the repository itself changed.
+    const readReleases = token !== null || (previous !== undefined && repoAnswer.status !== 304);
+    const releases = async () =>
+      readReleases ? this.#readReleases(token, names, etags, base.url, fullName, deadline) : undefined;
     if (recent.status === 304 && previous) {
       const snapshot: RepositorySnapshot = { ...base, ...pickHistory(previous.snapshot) };
       const read = await releases();
@@ -536,11 +541,6 @@ export class GitHubClient {
   }
 
   /** The newest commits of the default branch, for the detail screen (`?limit=10`). */
-    // With a token a conditional read of an unchanged list is free, so releases are read at
-    // every sync; without one a 304 still costs, so only when the repository itself changed.
-    const readReleases = token !== null || (previous !== undefined && repoAnswer.status !== 304);
-    const releases = async () =>
-      readReleases ? this.#readReleases(token, names, etags, base.url, fullName, deadline) : undefined;
   async listCommits(fullName: string, token: string | null, limit: number): Promise<Commit[]> {
     const [owner, repo] = splitFullName(fullName);
     const recent = await this.#recentCommits(token, { owner, repo }, undefined, fullName, limit);
@@ -825,14 +825,6 @@ export function mapRestRepository(data: RestRepository, previous?: RepositorySna
   };
 }
 
-function mapRestCommit(commit: RestCommit): Commit {
-  return {
-    sha: commit.sha,
-    date: commit.commit.committer?.date ?? commit.commit.author?.date ?? '',
-    author: commit.commit.author?.name || commit.author?.login || 'Unknown',
-    message: commit.commit.message,
-  };
-}
 function mapRestRelease(release: RestRelease): ReleaseInfo {
   return {
     tag: release.tag_name,
@@ -845,3 +837,11 @@ function mapRestRelease(release: RestRelease): ReleaseInfo {
   };
 }
 
+function mapRestCommit(commit: RestCommit): Commit {
+  return {
+    sha: commit.sha,
+    date: commit.commit.committer?.date ?? commit.commit.author?.date ?? '',
+    author: commit.commit.author?.name || commit.author?.login || 'Unknown',
+    message: commit.commit.message,
+  };
+}

@@ -3,7 +3,15 @@ import { RequestError } from '@octokit/request-error';
 import type { GitHubClient, PaceOption } from './github-client.ts';
 import { GitHubError, MESSAGES, rateLimitMessage } from './github-error.ts';
 import { PaceWait } from './pacer.ts';
-import { licenseLabel, type RepositorySnapshot } from './repository-snapshot.ts';
+import {
+  licenseLabel,
+  RELEASES_READ,
+  type ReleaseInfo,
+  type ReleaseRead,
+  type RepositorySnapshot,
+  tagInfo,
+  webUrl,
+} from './repository-snapshot.ts';
 
 /**
  * Repositories per query: GitHub's 10-second query limit, not a documented cap, sets it
@@ -22,6 +30,35 @@ const FRAGMENT = `fragment RepoFields on Repository {
     history(first: 10) { totalCount nodes { oid message committedDate author { name user { login } } } }
   } } }
 }`;
+
+/**
+ * Releases ride along in the same query (docs/architecture.md#releases): one more connection
+ * per repository, so 25 repositories still cost one point. A project known to have no release
+ * asks for its tags instead (and `latestRelease`, no connection, to notice its first release),
+ * never both: a sixth connection would make the query cost two.
+ */
+const RELEASE_FIELDS = `fragment ReleaseFields on Release {
+  tagName name description publishedAt isPrerelease isDraft url
+}`;
+const RELEASES_FRAGMENT = `fragment RepoReleases on Repository {
+  releases(first: ${RELEASES_READ}, orderBy: { field: CREATED_AT, direction: DESC }) { nodes { ...ReleaseFields } }
+}`;
+const TAGS_FRAGMENT = `fragment RepoTags on Repository {
+  latestRelease { ...ReleaseFields }
+  refs(refPrefix: "refs/tags/", first: ${RELEASES_READ}, orderBy: { field: TAG_COMMIT_DATE, direction: DESC }) {
+    nodes { name target { ... on Commit { committedDate } ... on Tag { tagger { date } } } }
+  }
+}`;
+
+interface GraphqlRelease {
+  tagName: string;
+  name: string | null;
+  description: string | null;
+  publishedAt: string | null;
+  isPrerelease: boolean;
+  isDraft: boolean;
+  url: string;
+}
 
 interface GraphqlRepository {
   databaseId: number;
@@ -52,6 +89,14 @@ interface GraphqlRepository {
       };
     } | null;
   } | null;
+  releases?: { nodes: (GraphqlRelease | null)[] } | null;
+  latestRelease?: GraphqlRelease | null;
+  refs?: {
+    nodes: ({
+      name: string;
+      target: { committedDate?: string; tagger?: { date: string | null } | null } | null;
+    } | null)[];
+  } | null;
 }
 
 interface GraphqlError {
@@ -61,13 +106,61 @@ interface GraphqlError {
   message: string;
 }
 
-/** The aliased query for up to 25 repositories; names are JSON-escaped into it (OSS Insight does). */
-export function buildBatchQuery(fullNames: string[]): string {
+/**
+ * The aliased query for up to 25 repositories; names are JSON-escaped into it (OSS Insight
+ * does). `followTags`: lower-case names of projects without releases, whose tags are read.
+ */
+export function buildBatchQuery(fullNames: string[], followTags: ReadonlySet<string> = new Set()): string {
+  let releases = false;
+  let tags = false;
   const fields = fullNames.map((fullName, index) => {
     const [owner = '', name = ''] = fullName.split('/');
-    return `  r${index}: repository(owner: ${JSON.stringify(owner)}, name: ${JSON.stringify(name)}) { ...RepoFields }`;
+    const onTags = followTags.has(fullName.toLowerCase());
+    if (onTags) tags = true;
+    else releases = true;
+    return `  r${index}: repository(owner: ${JSON.stringify(owner)}, name: ${JSON.stringify(name)}) { ...RepoFields ${onTags ? '...RepoTags' : '...RepoReleases'} }`;
   });
-  return `query RepoBatch {\n${fields.join('\n')}\n  rateLimit { cost remaining resetAt }\n}\n${FRAGMENT}`;
+  // GraphQL refuses a query that defines a fragment it doesn't use.
+  const fragments = [
+    FRAGMENT,
+    ...(releases ? [RELEASES_FRAGMENT] : []),
+    ...(tags ? [TAGS_FRAGMENT] : []),
+    ...(fullNames.length > 0 ? [RELEASE_FIELDS] : []),
+  ];
+  return `query RepoBatch {\n${fields.join('\n')}\n  rateLimit { cost remaining resetAt }\n}\n${fragments.join('\n')}`;
+}
+
+function mapGraphqlRelease(release: GraphqlRelease): ReleaseInfo {
+  return {
+    tag: release.tagName,
+    name: release.name || null,
+    notes: release.description,
+    publishedAt: release.isDraft ? null : release.publishedAt,
+    prerelease: release.isPrerelease,
+    draft: release.isDraft,
+    url: webUrl(release.url),
+  };
+}
+
+/** The releases part of an answer: the releases, or for a project without any its tags. */
+function releasesOf(data: GraphqlRepository): ReleaseRead | undefined {
+  if (data.releases) {
+    return {
+      releases: data.releases.nodes.flatMap((node) => (node ? [mapGraphqlRelease(node)] : [])),
+      tags: null,
+    };
+  }
+  if (data.latestRelease)
+    return { releases: [mapGraphqlRelease(data.latestRelease)], tags: null, latestOnly: true };
+  if (data.refs) {
+    const tags = data.refs.nodes.flatMap((node) =>
+      node
+        ? [tagInfo(node.name, node.target?.committedDate ?? node.target?.tagger?.date ?? null, data.url)]
+        : [],
+    );
+    return { releases: [], tags };
+  }
+  return undefined;
 }
 
 export function mapGraphqlRepository(data: GraphqlRepository): RepositorySnapshot {
@@ -78,7 +171,7 @@ export function mapGraphqlRepository(data: GraphqlRepository): RepositorySnapsho
     author: node.author?.name || node.author?.user?.login || 'Unknown',
     message: node.message,
   }));
-  return {
+  const snapshot: RepositorySnapshot = {
     fullName: data.nameWithOwner,
     githubId: data.databaseId,
     name: data.name,
@@ -103,6 +196,8 @@ export function mapGraphqlRepository(data: GraphqlRepository): RepositorySnapsho
     lastCommit: recentCommits[0]?.date ?? null,
     recentCommits,
   };
+  const releases = releasesOf(data);
+  return releases ? { ...snapshot, releases } : snapshot;
 }
 
 /**
@@ -117,6 +212,7 @@ export async function fetchRepositoriesWithGraphql(
   token: string,
   fullNames: string[],
   pace: PaceOption = {},
+  followTags: ReadonlySet<string> = new Set(),
 ): Promise<Map<string, RepositorySnapshot | GitHubError>> {
   const results = new Map<string, RepositorySnapshot | GitHubError>();
   const pending = [...fullNames];
@@ -124,7 +220,7 @@ export async function fetchRepositoriesWithGraphql(
   while (pending.length > 0) {
     const chunk = pending.slice(0, size);
     try {
-      const answers = await queryChunk(client, token, chunk, pace);
+      const answers = await queryChunk(client, token, chunk, pace, followTags);
       for (const [fullName, answer] of answers) results.set(fullName, answer);
       pending.splice(0, chunk.length);
       // A smaller query got through: grow back towards the full size.
@@ -154,6 +250,7 @@ async function queryChunk(
   token: string,
   chunk: string[],
   pace: PaceOption,
+  followTags: ReadonlySet<string>,
 ): Promise<Map<string, RepositorySnapshot | GitHubError>> {
   const { octokit, url } = client.graphqlClient(token);
   let data: Record<string, GraphqlRepository | null>;
@@ -163,7 +260,7 @@ async function queryChunk(
     // @octokit/graphql refuses them as variable names.
     // One query at a time per token, its pace and its deadline: the client's Octokit plugins.
     data = await octokit.graphql<Record<string, GraphqlRepository | null>>({
-      query: buildBatchQuery(chunk),
+      query: buildBatchQuery(chunk, followTags),
       url,
       request: { paceDeadline: pace.deadline },
     });

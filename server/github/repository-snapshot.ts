@@ -24,6 +24,69 @@ export interface RepositorySnapshot {
   contributorsCapped: boolean;
   lastCommit: string | null;
   recentCommits: Commit[];
+  /**
+   * The newest releases (or tags) when this read asked for them (docs/architecture.md#releases);
+   * undefined when it didn't, or GitHub said they are unchanged.
+   */
+  releases?: ReleaseRead;
+}
+
+/** One GitHub release, or a tag of a project without releases. */
+export interface ReleaseInfo {
+  tag: string;
+  /** The release's title; null for a tag or an untitled release. */
+  name: string | null;
+  /** The release notes (Markdown); null for a tag. */
+  notes: string | null;
+  /** ISO date; null for a draft, or a tag whose date GitHub didn't give. */
+  publishedAt: string | null;
+  prerelease: boolean;
+  draft: boolean;
+  /** The release's (or tag's) page on GitHub. */
+  url: string | null;
+}
+
+/** What a read learnt about a repository's releases, newest first. */
+export interface ReleaseRead {
+  /** Releases as GitHub listed them (drafts included when shown); null: not read or unchanged. */
+  releases: ReleaseInfo[] | null;
+  /** Tags, read only when the project has no published release; null: not read or unchanged. */
+  tags: ReleaseInfo[] | null;
+  /** `releases` is GitHub's latest release alone (a project that had only tags), not a list. */
+  latestOnly?: true;
+}
+
+/** Releases and tags asked for per read: the newest few are enough to see what is new. */
+export const RELEASES_READ = 5;
+
+/** Only web addresses are kept as links (a GitHub Enterprise host is fine; `javascript:` is not). */
+export function webUrl(value: string | null | undefined): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A tag as a release stand-in: no title or notes, its commit's date when GitHub gave one. */
+export function tagInfo(name: string, date: string | null, repositoryUrl: string): ReleaseInfo {
+  return {
+    tag: name,
+    name: null,
+    notes: null,
+    publishedAt: date,
+    prerelease: false,
+    draft: false,
+    url: tagUrl(repositoryUrl, name),
+  };
+}
+
+/** A tag's page: `<repository>/tree/<tag>`, each path segment escaped. */
+export function tagUrl(repositoryUrl: string, tag: string): string | null {
+  const base = webUrl(repositoryUrl);
+  return base ? `${base.replace(/\/$/, '')}/tree/${tag.split('/').map(encodeURIComponent).join('/')}` : null;
 }
 
 /** GitHub's licence as the catalogue stores it: the SPDX id, the name for NOASSERTION, or "". */

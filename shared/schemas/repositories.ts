@@ -33,10 +33,10 @@ export const versionSchema = z
     release_date: z.string().nullable(),
     description: z.string().nullable(),
     created_at: z.string(),
-  })
-  .meta({ id: 'Version' });
     source: z.enum(VERSION_SOURCES).describe("'manual' (recorded by a member) or 'release' (from GitHub)"),
     release_url: z.string().nullable().describe('the GitHub release (or tag) it was made from or linked to'),
+  })
+  .meta({ id: 'Version' });
 export type Version = z.infer<typeof versionSchema>;
 
 export const commitSchema = z
@@ -83,9 +83,9 @@ export const repositorySchema = repositorySummarySchema
     comments: z.array(commentSchema),
     versions: z.array(versionSchema),
     recent_commits: z.array(commitSchema),
+    release_tracking: releaseTrackingSchema,
   })
   .meta({ id: 'Repository' });
-    release_tracking: releaseTrackingSchema,
 export type Repository = z.infer<typeof repositorySchema>;
 
 export const metricPointSchema = z

@@ -96,6 +96,24 @@ const COMMANDS: Readonly<Record<string, ControlCommand>> = {
     double.grantPrivateAccess(input.token),
   ),
   'POST /_double/tokens/revoke': command(token, (double, input) => double.revokeToken(input.token)),
+  'POST /_double/releases/publish': command(
+    fullName.extend({
+      tag: z.string().min(1).max(255),
+      name: z.string().max(255).nullable().optional(),
+      body: z.string().max(10_000).nullable().optional(),
+      prerelease: z.boolean().optional(),
+      draft: z.boolean().optional(),
+    }),
+    (double, { fullName: name, ...release }) => {
+      double.releases.publish(name, release);
+    },
+  ),
+  'POST /_double/releases/delete': command(fullName.extend({ tag: z.string().min(1) }), (double, input) =>
+    double.releases.delete(input.fullName, input.tag),
+  ),
+  'POST /_double/tags/push': command(fullName.extend({ tag: z.string().min(1).max(255) }), (double, input) =>
+    double.releases.pushTag(input.fullName, input.tag),
+  ),
 };
 
 export async function handleControlRequest(

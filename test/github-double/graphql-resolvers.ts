@@ -4,6 +4,7 @@ import { commitByNumber, type DoubleCommit, type GitSignature, listCommits } fro
 import type { DoubleLicense } from './licenses.ts';
 import { type DoubleAccount, tokenOwnerAccount } from './people.ts';
 import type { Caller } from './quota.ts';
+import { type DoubleRelease, type DoubleTag, releaseBody } from './releases.ts';
 import type { RepositoryDirectory } from './repository-directory.ts';
 import { type JsonObject, legacyNodeId } from './shapes.ts';
 
@@ -69,6 +70,13 @@ interface AccountModel {
 interface RefModel {
   __typename: 'Ref';
   repo: DoubleRepository;
+  /** A tag (refs/tags/…); without it, the default branch. */
+  tag?: DoubleTag;
+}
+interface ReleaseModel {
+  __typename: 'Release';
+  repo: DoubleRepository;
+  release: DoubleRelease;
 }
 interface CommitModel {
   __typename: 'Commit';
@@ -173,6 +181,42 @@ const REPOSITORY = fields<RepositoryModel>({
   issues: ({ repo }, args, _context, info) => openOnly(info, args, repo.openIssues),
   pullRequests: ({ repo }, args, _context, info) => openOnly(info, args, repo.openPullRequests),
   defaultBranchRef: ({ repo }): RefModel | null => (repo.isEmpty ? null : { __typename: 'Ref', repo }),
+  releases: ({ repo }, args, context, info) => {
+    countOnlyArguments(info, args, ['orderBy']);
+    const newestFirst = context.directory.releases.releases(
+      repo,
+      context.directory.isCollaborator(context.caller),
+    );
+    const order = args.orderBy as { field?: string; direction?: string } | undefined;
+    // Without orderBy the double lists them as REST does: newest first.
+    const ascending =
+      order?.field === 'NAME'
+        ? [...newestFirst].sort((a, b) => (a.name ?? '').localeCompare(b.name ?? ''))
+        : [...newestFirst].reverse();
+    const sorted = !order ? newestFirst : order.direction === 'DESC' ? ascending.reverse() : ascending;
+    return connection(sorted.length, args, (offset, limit) =>
+      sorted.slice(offset, offset + limit).map((release) => releaseModel(repo, release)),
+    );
+  },
+  latestRelease: ({ repo }, _args, context) => {
+    const latest = context.directory.releases.latest(repo);
+    return latest ? releaseModel(repo, latest) : null;
+  },
+  refs: ({ repo }, args, context, info) => {
+    countOnlyArguments(info, args, ['refPrefix', 'orderBy']);
+    if (args.refPrefix !== 'refs/tags/') unsupported(info, `with refPrefix ${String(args.refPrefix)}`);
+    const newestFirst = context.directory.releases.tags(repo);
+    const order = args.orderBy as { field?: string; direction?: string } | undefined;
+    // GitHub's default (and ALPHABETICAL) is by name; TAG_COMMIT_DATE by the tagged commit.
+    const ascending =
+      order?.field === 'TAG_COMMIT_DATE'
+        ? [...newestFirst].reverse()
+        : [...newestFirst].sort((a, b) => a.name.localeCompare(b.name));
+    const sorted = order?.direction === 'DESC' ? ascending.reverse() : ascending;
+    return connection(sorted.length, args, (offset, limit) =>
+      sorted.slice(offset, offset + limit).map((tag): RefModel => ({ __typename: 'Ref', repo, tag })),
+    );
+  },
   ref: ({ repo }, args): RefModel | null => {
     const wanted = String(args.qualifiedName);
     const branch = repo.defaultBranch;
@@ -183,11 +227,38 @@ const REPOSITORY = fields<RepositoryModel>({
 });
 
 const REF = fields<RefModel>({
-  id: ({ repo }) => legacyNodeId('Ref', `${repo.id}:refs/heads/${repo.defaultBranch}`),
-  name: ({ repo }) => repo.defaultBranch,
-  prefix: () => 'refs/heads/',
+  id: ({ repo, tag }) =>
+    legacyNodeId(
+      'Ref',
+      tag ? `${repo.id}:refs/tags/${tag.name}` : `${repo.id}:refs/heads/${repo.defaultBranch}`,
+    ),
+  name: ({ repo, tag }) => tag?.name ?? repo.defaultBranch,
+  prefix: ({ tag }) => (tag ? 'refs/tags/' : 'refs/heads/'),
   repository: ({ repo }) => repositoryModel(repo),
-  target: ({ repo }) => commitModel(repo, commitByNumber(repo, repo.commitCount)),
+  // The double's tags are lightweight: they point at a commit.
+  target: ({ repo, tag }) =>
+    commitModel(repo, commitByNumber(repo, tag ? tag.commitNumber : repo.commitCount)),
+});
+
+const RELEASE = fields<ReleaseModel>({
+  id: ({ release }) => legacyNodeId('Release', release.id),
+  databaseId: ({ release }) => release.id,
+  tagName: ({ release }) => release.tag,
+  name: ({ release }) => release.name,
+  description: ({ repo, release }) => releaseBody(repo, release),
+  isDraft: ({ release }) => release.draft,
+  isPrerelease: ({ release }) => release.prerelease,
+  isLatest: ({ repo, release }, _args, context) => context.directory.releases.latest(repo)?.id === release.id,
+  createdAt: ({ release }) => release.createdAt,
+  publishedAt: ({ release }) => release.publishedAt,
+  updatedAt: ({ release }) => release.publishedAt ?? release.createdAt,
+  url: ({ repo, release }) =>
+    release.draft
+      ? `${WEB_URL}/${repo.fullName}/releases/tag/untagged-${release.id.toString(16)}`
+      : `${WEB_URL}/${repo.fullName}/releases/tag/${encodeURIComponent(release.tag)}`,
+  tagCommit: ({ repo, release }) =>
+    release.draft ? null : commitModel(repo, commitByNumber(repo, release.commitNumber)),
+  repository: ({ repo }) => repositoryModel(repo),
 });
 
 const COMMIT = fields<CommitModel>({
@@ -313,6 +384,7 @@ const TYPES: Readonly<Record<string, Fields>> = {
   Query: QUERY,
   Repository: REPOSITORY,
   Ref: REF,
+  Release: RELEASE,
   Commit: COMMIT,
   GitActor: GIT_ACTOR,
   User: ACCOUNT,
@@ -370,6 +442,21 @@ function countOnly(
 }
 
 const PAGE_ARGUMENTS = ['first', 'last', 'after', 'before'];
+
+/** Arguments beyond paging and `allowed` are not modelled: an error instead of a guess. */
+function countOnlyArguments(info: GraphQLResolveInfo, args: Args, allowed: readonly string[]): void {
+  for (const [name, value] of Object.entries(args)) {
+    if (value !== undefined && !PAGE_ARGUMENTS.includes(name) && !allowed.includes(name)) {
+      unsupported(info, `with ${name}`);
+    }
+  }
+}
+
+const releaseModel = (repo: DoubleRepository, release: DoubleRelease): ReleaseModel => ({
+  __typename: 'Release',
+  repo,
+  release,
+});
 
 /** issues / pullRequests: the double knows how many are open, nothing else. */
 function openOnly(info: GraphQLResolveInfo, args: Args, openCount: number): ConnectionModel {

@@ -284,21 +284,22 @@ describe('POST /graphql with the app’s batch query', () => {
       `${buildBatchQuery(realNames(100)).replace('rateLimit { cost remaining resetAt }', 'rateLimit { cost remaining resetAt limit used nodeCount }')}`,
     );
     expect(hundred.body.data?.rateLimit).toMatchObject({
-      cost: 4,
-      remaining: 4995,
+      // 100 × five connections (topics, issues, pull requests, history, releases) = 500 requests.
+      cost: 5,
+      remaining: 4994,
       limit: 5000,
-      used: 5,
-      // 100 × (20 topics + 10 commits)
-      nodeCount: 3000,
+      used: 6,
+      // 100 × (20 topics + 10 commits + 5 releases)
+      nodeCount: 3500,
     });
-    expect(hundred.headers.get('x-ratelimit-remaining')).toBe('4995');
-    expect(double.quota(TOKEN, 'graphql')).toMatchObject({ used: 5, remaining: 4995 });
+    expect(hundred.headers.get('x-ratelimit-remaining')).toBe('4994');
+    expect(double.quota(TOKEN, 'graphql')).toMatchObject({ used: 6, remaining: 4994 });
     expect(double.quota(TOKEN).used).toBe(0);
 
     const limits = await rest<{ resources: Record<string, { used: number; remaining: number }> }>(
       '/rate_limit',
     );
-    expect(limits.body.resources.graphql).toMatchObject({ used: 5, remaining: 4995 });
+    expect(limits.body.resources.graphql).toMatchObject({ used: 6, remaining: 4994 });
     expect(limits.body.resources.core).toMatchObject({ used: 0 });
     expect(double.counts.get('POST /graphql')).toBe(2);
     expect(double.counts.counted()).toBe(2);
@@ -411,10 +412,10 @@ describe('GitHub’s GraphQL status cases', () => {
   it('answers RATE_LIMITED with HTTP 200 once the points are spent', async () => {
     const small = await startGitHubDouble({ quota: { token: 3 } });
     try {
-      // Admitted with 3 points left, the 4-point query still runs (GitHub lets `used` pass the limit).
+      // Admitted with 3 points left, the 5-point query still runs (GitHub lets `used` pass the limit).
       const big = await post<BatchData>(buildBatchQuery(realNames(100)), { on: small });
-      expect(big.body.data?.rateLimit).toMatchObject({ cost: 4, remaining: 0 });
-      expect(small.quota(TOKEN, 'graphql')).toMatchObject({ limit: 3, used: 4, remaining: 0 });
+      expect(big.body.data?.rateLimit).toMatchObject({ cost: 5, remaining: 0 });
+      expect(small.quota(TOKEN, 'graphql')).toMatchObject({ limit: 3, used: 5, remaining: 0 });
 
       const refused = await post<BatchData>(buildBatchQuery(['facebook/react']), { on: small });
       expect(refused.status).toBe(200);

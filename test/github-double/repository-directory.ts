@@ -8,6 +8,7 @@ import {
 import { ownerAccount } from './people.ts';
 import type { Caller } from './quota.ts';
 import type { SnapshotDate } from './ranking-snapshots.ts';
+import { ReleaseOverlay } from './releases.ts';
 
 /**
  * One double's view of the catalogue: which snapshot it serves and what tests changed on top
@@ -32,6 +33,8 @@ export class RepositoryDirectory {
   /** lower-case current name (after a rename here) → repo key. */
   #currentNames = new Map<string, string>();
   #privateTokens: Set<string>;
+  /** Releases published, deleted and tags pushed in this double (releases.ts). */
+  readonly releases = new ReleaseOverlay();
 
   constructor(snapshot: SnapshotDate, privateAccessTokens: readonly string[]) {
     this.snapshot = snapshot;
@@ -44,6 +47,15 @@ export class RepositoryDirectory {
     this.#renamedTo.clear();
     this.#formerNames.clear();
     this.#currentNames.clear();
+    this.releases.reset();
+  }
+
+  /**
+   * Tokens with private access stand in for collaborators (push access): only they see
+   * draft releases, as on GitHub.
+   */
+  isCollaborator(caller: Caller): boolean {
+    return caller.kind === 'token' && this.#privateTokens.has(caller.token);
   }
 
   grantPrivateAccess(token: string): void {

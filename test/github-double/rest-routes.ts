@@ -4,6 +4,7 @@ import { contributorTotal, listCommits, listContributors, resolveCommitRef } fro
 import { LISTING_ROUTES } from './listing-routes.ts';
 import { linkHeader, parsePageRequest } from './pagination.ts';
 import type { Caller, RateResource } from './quota.ts';
+import { RELEASE_ROUTES } from './release-routes.ts';
 import type { RepositoryDirectory, Resolution } from './repository-directory.ts';
 import {
   DOCS,
@@ -115,6 +116,7 @@ export const REST_ROUTES: readonly DoubleRoute[] = [
   byId('commits', '/repositories/{id}/commits', /^\/repositories\/(?<id>\d+)\/commits\/?$/),
   byId('contributors', '/repositories/{id}/contributors', /^\/repositories\/(?<id>\d+)\/contributors\/?$/),
   ...LISTING_ROUTES,
+  ...RELEASE_ROUTES,
 ];
 
 export function notFound(): RouteResult {

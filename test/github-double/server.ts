@@ -21,6 +21,7 @@ import {
   type RateResource,
 } from './quota.ts';
 import { SNAPSHOT_DATES, type SnapshotDate } from './ranking-snapshots.ts';
+import { type DoubleRelease, type ReleaseStyle, releaseStyleOf } from './releases.ts';
 import { RepositoryDirectory } from './repository-directory.ts';
 import { type RecordedRequest, type RequestCounts, RequestLog } from './request-log.ts';
 import {
@@ -96,6 +97,17 @@ export interface GitHubDouble {
   revokeToken(token: string): void;
   /** The repository as the double currently serves it (ignoring privacy), for expected values. */
   getRepository(fullName: string): DoubleRepository | undefined;
+  /** Releases and tags (README.md, "Releases"): publish, delete, push a tag, list as served. */
+  readonly releases: {
+    publish(fullName: string, release: PublishRelease): DoubleRelease;
+    delete(fullName: string, tag: string): void;
+    pushTag(fullName: string, tag: string): void;
+    /** Newest first; drafts included only with `withDrafts`. */
+    list(fullName: string, withDrafts?: boolean): DoubleRelease[];
+    /** Tag names, newest first. */
+    tags(fullName: string): string[];
+    style(fullName: string): ReleaseStyle;
+  };
   /**
    * Quota of a token, or of anonymous callers without one, without spending any: 'core'
    * (REST requests) by default, or 'graphql' (GraphQL points).
@@ -117,6 +129,15 @@ export interface GitHubDouble {
   close(): Promise<void>;
 }
 
+/** A release a test publishes (the double's control route takes the same fields). */
+export interface PublishRelease {
+  tag: string;
+  name?: string | null;
+  body?: string | null;
+  prerelease?: boolean;
+  draft?: boolean;
+}
+
 export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Promise<GitHubDouble> {
   const snapshot = options.snapshot ?? SNAPSHOT_DATES[0];
   // Build the catalogue before listening so the first request doesn't pay for it.
@@ -125,6 +146,11 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
     (await import('./graphql-schema.ts')).githubGraphqlSchema();
   }
   const directory = new RepositoryDirectory(snapshot, options.privateAccessTokens ?? []);
+  const requireRepository = (fullName: string) => {
+    const repo = directory.lookup(fullName);
+    if (!repo) throw new Error(`GitHub double: no repository named ${fullName}`);
+    return repo;
+  };
   const ledger = new QuotaLedger({ ...DEFAULT_QUOTA_LIMITS, ...options.quota });
   const faults = new FaultState(options.latencyMs ?? 0);
   const log = new RequestLog();
@@ -532,6 +558,15 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
       revokedTokens.add(token);
     },
     getRepository: (fullName) => directory.lookup(fullName),
+    releases: {
+      publish: (fullName, release) => directory.releases.publish(requireRepository(fullName), release),
+      delete: (fullName, tag) => directory.releases.delete(requireRepository(fullName), tag),
+      pushTag: (fullName, tag) => directory.releases.tag(requireRepository(fullName), tag),
+      list: (fullName, withDrafts = false) =>
+        directory.releases.releases(requireRepository(fullName), withDrafts),
+      tags: (fullName) => directory.releases.tags(requireRepository(fullName)).map((tag) => tag.name),
+      style: (fullName) => releaseStyleOf(requireRepository(fullName)),
+    },
     quota: (token, resource = 'core') =>
       ledger.peek(token ? { kind: 'token', token } : { kind: 'anonymous' }, resource),
     resetQuota: () => ledger.reset(),

@@ -41,7 +41,14 @@ export function buildSummary(overrides: Partial<RepositorySummary> = {}): Reposi
 
 /** A Repository as GET /repositories/{id} answers it. */
 export function buildRepository(overrides: Partial<Repository> = {}): Repository {
-  return { ...buildSummary(overrides), comments: [], versions: [], recent_commits: [], ...overrides };
+  return {
+    ...buildSummary(overrides),
+    comments: [],
+    versions: [],
+    recent_commits: [],
+    release_tracking: { include_prereleases: false, tag_pattern: '', follows: null, checked_at: null },
+    ...overrides,
+  };
 }
 
 /** A streamed NDJSON answer whose lines are released by `push`, and finished by `end`. */

@@ -44,7 +44,7 @@ export function presentSummary(row: RepositoryListRow): RepositorySummary {
 
 export function presentRepository(
   row: RepositoryDetailRow,
-  extra: Pick<Repository, 'comments' | 'versions'>,
+  extra: Pick<Repository, 'comments' | 'versions' | 'release_tracking'>,
 ): Repository {
   return { ...presentSummary(row), ...extra, recent_commits: parseCommits(row.recent_commits) };
 }

@@ -13,6 +13,7 @@ import { countPendingJobs } from '../../jobs/job-queue.queries.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { badRequest, notFound } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { ReleasesService } from '../releases/releases.service.ts';
 import type { CatalogueService } from './catalogue.service.ts';
 import { COUNT_CONTRIBUTORS_JOB, type CountContributorsPayload, paceEta } from './import-jobs.ts';
 import { queuedAnswer } from './paced-work.ts';
@@ -41,6 +42,8 @@ export interface RepositorySyncDeps {
   schedule: string;
   /** SYNC_LEASE_SECONDS in ms: how long a run holds the rows it took. */
   leaseMs: number;
+  /** Which repositories have only tags: their batch query reads tags instead of releases. */
+  releases?: Pick<ReleasesService, 'followingTags'>;
 }
 
 /** What one engine run did; `deferred` rows went back due later because GitHub's pace or quota said so. */
@@ -195,11 +198,13 @@ export class RepositorySyncService {
       return this.#defer(rows, run.owner, github.quotaResetOf(token), outcome);
     let results: Map<string, RepositorySnapshot | GitHubError>;
     try {
+      const followTags = (await this.#deps.releases?.followingTags(rows.map((row) => row.id))) ?? new Set();
       results = await fetchRepositoriesWithGraphql(
         github,
         token,
         rows.map((row) => row.full_name),
         { deadline: run.deadline },
+        followTags,
       );
     } catch (error) {
       const eta = paceEta(error);

@@ -28,6 +28,8 @@ function version(id: number, number: string, overrides: Partial<Version> = {}): 
     release_date: '2026-08-01',
     description: null,
     created_at: `2026-08-0${id}T10:00:00.000Z`,
+    source: 'manual',
+    release_url: null,
     ...overrides,
   };
 }

@@ -1,13 +1,21 @@
 import { Container, Paper, Stack, Tabs, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconAdjustments, IconBrandGithub, IconKey, IconShieldLock, IconSparkles } from '@tabler/icons-react';
+import {
+  IconAdjustments,
+  IconBell,
+  IconBrandGithub,
+  IconKey,
+  IconShieldLock,
+  IconSparkles,
+} from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { useSignedInUser } from '../../../lib/auth/auth-context.tsx';
 import { GitHubTokenCard } from '../components/github-token-card.tsx';
+import { NotificationsTab } from '../components/notifications-tab.tsx';
 import { PasswordTab } from '../components/password-tab.tsx';
 import { SecurityTab } from '../components/security-tab.tsx';
 import { SlackWebhookCard } from '../components/slack-webhook-card.tsx';
 
-const TABS = ['password', 'security', 'github', 'preferences'] as const;
+const TABS = ['password', 'security', 'github', 'notifications', 'preferences'] as const;
 type SettingsTab = (typeof TABS)[number];
 
 function isTab(value: string | null): value is SettingsTab {
@@ -34,7 +42,7 @@ export default function SettingsRoute() {
       <Stack gap="lg">
         <div>
           <Title order={1}>Settings</Title>
-          <Text c="dimmed">Password, security, GitHub access and preferences.</Text>
+          <Text c="dimmed">Password, security, GitHub access, notifications and preferences.</Text>
         </div>
         <Tabs value={tab} onChange={selectTab} keepMounted={false}>
           <Tabs.List mb="lg">
@@ -46,6 +54,9 @@ export default function SettingsRoute() {
             </Tabs.Tab>
             <Tabs.Tab value="github" leftSection={<IconBrandGithub size={16} aria-hidden />}>
               GitHub Access
+            </Tabs.Tab>
+            <Tabs.Tab value="notifications" leftSection={<IconBell size={16} aria-hidden />}>
+              Notifications
             </Tabs.Tab>
             <Tabs.Tab value="preferences" leftSection={<IconAdjustments size={16} aria-hidden />}>
               Preferences
@@ -63,6 +74,9 @@ export default function SettingsRoute() {
               <GitHubTokenCard />
               <SlackWebhookCard />
             </Stack>
+          </Tabs.Panel>
+          <Tabs.Panel value="notifications">
+            <NotificationsTab />
           </Tabs.Panel>
           <Tabs.Panel value="preferences">
             <Paper withBorder radius="lg" p="xl">

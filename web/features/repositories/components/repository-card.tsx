@@ -43,7 +43,8 @@ export const RepositoryCard = memo(function RepositoryCard({
         </Group>
       )}
       <Group gap="md" justify="space-between" className={classes.cardFooter} wrap="wrap">
-        <Group gap="sm" wrap="nowrap">
+        {/* Wraps rather than squeezing: four cards a row cut the licence badge to 'No L…'. */}
+        <Group gap="sm" wrap="wrap" rowGap={6}>
           <Group gap={4} wrap="nowrap" title={`${formatCount(repository.stars)} stars`}>
             <IconStar size={16} aria-hidden />
             <Text size="sm" span>
@@ -58,7 +59,7 @@ export const RepositoryCard = memo(function RepositoryCard({
               <VisuallyHidden component="span"> forks</VisuallyHidden>
             </Text>
           </Group>
-          <LicenseBadge license={repository.license} size="sm" />
+          <LicenseBadge license={repository.license} size="sm" style={{ flexShrink: 0 }} />
         </Group>
         <Text size="xs" c="dimmed" span>
           Last commit <RelativeAge value={repository.last_commit} now={now} />

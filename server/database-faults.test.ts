@@ -1,3 +1,8 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +53,40 @@ describe('which failures mean "the database is unavailable"', () => {
     ];
     for (const error of notUnavailable)
       expect(isDatabaseUnavailable(error), JSON.stringify(error)).toBe(false);
+  });
+});
+
+describe('a database unreachable at boot', () => {
+  it('stops the server with one readable line and exit code 1', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rt-faults-boot-'));
+    try {
+      // A port nothing listens on: refused at once.
+      const child = spawn(process.execPath, [fileURLToPath(new URL('./main.ts', import.meta.url))], {
+        cwd: dataDir,
+        env: {
+          PATH: process.env.PATH ?? '',
+          DATA_DIR: dataDir,
+          PORT: '0',
+          DATABASE_URL: 'postgres://app:not-this-password@127.0.0.1:9/repo_tracker',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout?.on('data', (chunk) => {
+        output += chunk;
+      });
+      child.stderr?.on('data', (chunk) => {
+        output += chunk;
+      });
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(output.trim()).toMatch(
+        /^Could not start: the database could not be reached \(connect ECONNREFUSED 127\.0\.0\.1:9\)\. Check DATABASE_URL and that the server runs\.$/,
+      );
+      expect(output).not.toContain('not-this-password');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { isDatabaseUnavailable } from './db/database.ts';
 
 // `.env` is optional; real environment variables win over it.
 if (existsSync('.env')) process.loadEnvFile('.env');
@@ -19,7 +20,19 @@ try {
   throw error;
 }
 
-const app = await buildApp(config);
+// The database must answer at boot (migrations run before the server listens). When it doesn't,
+// one readable line and exit 1: the supervisor (systemd, Compose) starts the process again.
+let app: Awaited<ReturnType<typeof buildApp>>;
+try {
+  app = await buildApp(config);
+} catch (error) {
+  if (!isDatabaseUnavailable(error)) throw error;
+  console.error(
+    `Could not start: the database could not be reached (${error instanceof Error ? error.message : String(error)}). ` +
+      'Check DATABASE_URL and that the server runs.',
+  );
+  process.exit(1);
+}
 
 // SIGTERM/SIGINT: stop accepting (new requests get 503), let in-flight ones finish, close the
 // database, exit 0; give up after 10 s (docs/security.md#h3). Keep-alive clients would hold

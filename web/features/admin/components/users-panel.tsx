@@ -14,7 +14,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
+import { IconLock, IconSearch } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { ADMIN_USERS_DASHBOARD_PER_PAGE, MOBILE_BREAKPOINT_PX } from '../../../../shared/constants.ts';
 import { formatDate } from '../../../../shared/format.ts';
@@ -366,6 +366,15 @@ interface FlagSwitchesProps {
   layout: 'column' | 'row';
 }
 
+const LOCKED_ON = {
+  track: {
+    backgroundColor: 'var(--mantine-primary-color-filled)',
+    borderColor: 'var(--mantine-primary-color-filled)',
+    opacity: 0.65,
+  },
+  thumb: { backgroundColor: 'var(--mantine-color-white)', borderColor: 'var(--mantine-color-white)' },
+};
+
 function FlagSwitches({ user, own, pending, onToggle, layout }: FlagSwitchesProps) {
   return (
     <Flex
@@ -385,6 +394,10 @@ function FlagSwitches({ user, own, pending, onToggle, layout }: FlagSwitchesProp
             checked={user[flag]}
             disabled={locked || pending.has(`${user.id}:${flag}`)}
             onChange={(event) => onToggle(user, flag, event.currentTarget.checked)}
+            // Locked on your own account, but on: Mantine greys a disabled switch's track, which
+            // read as off. The track keeps its colour, faded, with a lock on the thumb.
+            thumbIcon={locked ? <IconLock size={10} aria-hidden /> : undefined}
+            styles={locked && user[flag] ? LOCKED_ON : undefined}
           />
         );
         return locked ? (

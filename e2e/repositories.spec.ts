@@ -513,6 +513,7 @@ const screens: { name: string; path: string; ready: (page: Page) => Promise<void
               commits: 83_000 + i * 20,
               contributors: 480,
             })),
+            history: { status: 'none', backfilled_at: null, message: null },
           },
         }),
       );

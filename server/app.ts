@@ -8,6 +8,7 @@ import type { AppConfig } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
 import { createGitHubClient, type PaceSettings } from './github/github-client.ts';
 import backupSchedule from './jobs/backup-schedule.ts';
+import historyBackfill from './jobs/history-backfill.ts';
 import notificationSchedule from './jobs/notification-schedule.ts';
 import repositorySync from './jobs/repository-sync.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -22,6 +23,7 @@ import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { backupRoutes } from './modules/backups/backups.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { historyRoutes } from './modules/history/history.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
 import { releasesRoutes } from './modules/releases/releases.routes.ts';
@@ -58,6 +60,8 @@ export interface BuildOptions {
   githubPace?: Partial<PaceSettings>;
   /** Where log lines go (default stdout); tests capture them to prove no secret is logged. */
   logStream?: { write(line: string): void };
+  /** How long the star-history backfill waits after a member's GitHub call (2 s); tests shorten it. */
+  historyQuietMs?: number;
 }
 
 /** Redacted wherever they appear in a log line (docs/security.md#c5). */
@@ -160,6 +164,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       mailer: transport,
       log: app.log,
       resolve: options.resolve,
+      historyQuietMs: options.historyQuietMs,
     }),
   );
   await app.register(rateLimit, { config, clock });
@@ -167,6 +172,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(jobs, { afterStop: options.mailer ? undefined : () => transport.close() });
   await app.register(auth);
   await app.register(repositorySync);
+  await app.register(historyBackfill);
   await app.register(openapi, { config, version: packageJson.version });
 
   await app.register(healthRoutes, {
@@ -187,6 +193,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(notificationSchedule);
   await app.register(reposRoutes);
   await app.register(releasesRoutes);
+  await app.register(historyRoutes);
   await app.register(catalogueRoutes);
   await app.register(activityRoutes);
 

@@ -82,6 +82,9 @@ export const configSchema = z
     // How long a sync run holds the repositories it took: a crashed instance's rows are taken
     // again after it. Longer than a run (45 s) with its slowest GitHub answers.
     SYNC_LEASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+    // Star history loaded from GitHub in the background: on add and once for every repository
+    // (`off`: only when a member presses "Backfill history").
+    HISTORY_BACKFILL: z.enum(['on', 'off']).default('on'),
     // Days without a commit after which a repository is reported stale in the activity feed.
     STALE_AFTER_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
     // The pace kept per GitHub token, below GitHub's secondary limits (900 REST points and
@@ -146,6 +149,7 @@ export const configSchema = z
       syncSchedule: env.SYNC_SCHEDULE,
       syncIntervalHours: env.SYNC_INTERVAL_HOURS,
       syncLeaseMs: env.SYNC_LEASE_SECONDS * 1000,
+      historyBackfill: env.HISTORY_BACKFILL === 'on',
       staleAfterDays: env.STALE_AFTER_DAYS,
       githubPace: {
         restPerMinute: env.GITHUB_REST_PER_MINUTE,

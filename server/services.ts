@@ -17,6 +17,8 @@ import { AccountsService } from './modules/auth/accounts.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { TokenService } from './modules/auth/tokens.service.ts';
 import { BackupService } from './modules/backups/backups.service.ts';
+import { HistoryService } from './modules/history/history.service.ts';
+import { registerHistoryJobs } from './modules/history/history-jobs.ts';
 import { MeService } from './modules/me/me.service.ts';
 import { registerNotificationJobs } from './modules/notifications/notification-jobs.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
@@ -43,6 +45,8 @@ export interface ServiceDeps {
   log: FastifyBaseLogger;
   /** DNS for webhook address checks; tests pass a fixed answer. */
   resolve?: Resolver;
+  /** How long the star-history backfill waits after a member's GitHub call; tests shorten it. */
+  historyQuietMs?: number;
 }
 
 export type Services = ReturnType<typeof buildServices>;
@@ -86,7 +90,18 @@ export function buildServices(deps: ServiceDeps) {
     resolve: (viewer, fullName) => catalogue.resolve(viewer, fullName),
     recordEvents: insertEvents,
   });
-  const catalogue = new CatalogueService({ db, github, me, jobs, clock, config, log, releases });
+  const catalogue = new CatalogueService({
+    db,
+    github,
+    me,
+    jobs,
+    clock,
+    config,
+    log,
+    // Each add starts the star-history backfill; `history` is built below, from the catalogue.
+    history: { added: () => history.added() },
+    releases,
+  });
   registerImportJobs(jobs, catalogue);
   registerSlackMessageJob(jobs, {
     readWebhook: (userId) => me.readSlackWebhook(userId),
@@ -105,6 +120,18 @@ export function buildServices(deps: ServiceDeps) {
     releases,
   });
   registerSyncJobs(jobs, sync, log.child({ component: 'sync' }));
+  const history = new HistoryService({
+    db,
+    github,
+    catalogue,
+    jobs,
+    clock,
+    automatic: config.historyBackfill,
+    syncScheduled: config.syncSchedule.trim().toLowerCase() !== 'off',
+    quietMs: deps.historyQuietMs,
+    log: log.child({ component: 'history' }),
+  });
+  registerHistoryJobs(jobs, history, log.child({ component: 'history' }));
   // Rules, channels and deliveries; visibility at send time is the catalogue's own rule.
   const notifications = new NotificationsService({
     db,
@@ -135,6 +162,7 @@ export function buildServices(deps: ServiceDeps) {
     catalogueQuery: new CatalogueQueryService({ db, clock }),
     sync,
     releases,
+    history,
     notifications,
     versions: new VersionsService({ db, catalogue, clock }),
     activity: new ActivityService({ db, catalogue, clock, config }),

@@ -177,14 +177,33 @@ export interface VersionsTable {
   release_url: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+/**
+ * One row per repository and day: the app's own (every column) or rebuilt from GitHub's star
+ * history (stars only; the other metrics null, so `forks` null marks a backfilled row).
+ */
 export interface RepositoryMetricsTable {
   repository_id: number;
   day: string;
   stars: number;
-  forks: number;
-  issues: number;
-  commits: number;
-  contributors: number;
+  forks: number | null;
+  issues: number | null;
+  commits: number | null;
+  contributors: number | null;
+}
+
+/** Star-history backfill per repository (docs/product.md#star-history); no row: never backfilled. */
+export interface RepositoryHistoryTable {
+  repository_id: number;
+  status: 'pending' | 'done' | 'unavailable' | 'failed';
+  due_at: string | null;
+  leased_until: string | null;
+  lease_owner: string | null;
+  requested_by: number | null;
+  requested_at: string | null;
+  backfilled_at: string | null;
+  failures: Generated<number>;
+  message: string | null;
+  updated_at: string;
 }
 
 /**
@@ -337,6 +356,7 @@ export interface Database {
   comments: CommentsTable;
   versions: VersionsTable;
   repository_metrics: RepositoryMetricsTable;
+  repository_history: RepositoryHistoryTable;
   repository_events: RepositoryEventsTable;
   repository_release_tracking: RepositoryReleaseTrackingTable;
   repository_releases: RepositoryReleasesTable;

@@ -84,6 +84,42 @@ interface RestCall {
   subject: string;
   /** Epoch ms after which waiting for the token's turn gives up with PaceWait. */
   deadline?: number;
+  /** Extra request headers (the star history's `X-GitHub-Api-Version`). */
+  headers?: Record<string, string>;
+  /**
+   * Statuses that mean "GitHub doesn't give this" rather than a failure: thrown as
+   * `NotAvailable` (a rate-limit 403 stays a rate-limit error).
+   */
+  notAvailable?: readonly number[];
+}
+
+/** The REST version that has the star history (docs/decisions.md, "Star history from GitHub"). */
+export const STAR_HISTORY_API_VERSION = '2026-03-10';
+/** Weeks per page of the star history: GitHub's usual maximum. */
+const STAR_HISTORY_PER_PAGE = 100;
+/** Pages read at most (10,000 weeks): a guard against a Link header that never ends. */
+const STAR_HISTORY_MAX_PAGES = 100;
+
+/** One week of GitHub's star history: stars added on each of its seven days, its first day first. */
+export interface StarHistoryWeek {
+  /** The week's first day, `YYYY-MM-DD`. */
+  week: string;
+  days: number[];
+}
+
+/** The star history, or the status GitHub answered when it has none to give (404, 403, 410). */
+export type StarHistoryRead =
+  | { available: true; weeks: StarHistoryWeek[] }
+  | { available: false; status: number };
+
+/** GitHub answered a status the call declared as "not available" (`RestCall.notAvailable`). */
+export class NotAvailable extends Error {
+  override name = 'NotAvailable';
+  readonly status: number;
+  constructor(status: number) {
+    super(`GitHub answered ${status}`);
+    this.status = status;
+  }
 }
 
 /** A contributor count, or "unchanged" for a conditional read GitHub answered 304. */
@@ -226,6 +262,32 @@ interface PacingOptions {
   interactiveWaitMs: number;
   /** Counts each attempt that leaves for GitHub (GET /metrics). */
   sent: (kind: PaceKind) => void;
+  /** Told when a call without a pace deadline (a member waiting for it) starts and ends. */
+  activity?: InteractiveActivity;
+}
+
+/**
+ * When members' calls (adds, imports, "Update": those without a pace deadline) last used
+ * GitHub on this instance. The star-history backfill, the lowest-priority work, yields to them.
+ */
+export class InteractiveActivity {
+  #inFlight = 0;
+  #lastAt = 0;
+
+  begin(): void {
+    this.#inFlight += 1;
+    this.#lastAt = Date.now();
+  }
+
+  end(): void {
+    this.#inFlight = Math.max(0, this.#inFlight - 1);
+    this.#lastAt = Date.now();
+  }
+
+  /** Milliseconds since the last such call ended; 0 while one is in flight. */
+  idleMs(): number {
+    return this.#inFlight > 0 ? 0 : Date.now() - this.#lastAt;
+  }
 }
 
 /** The per-attempt part of the pace (docs/architecture.md#github-pacing). */
@@ -238,7 +300,14 @@ function pacing(octokit: Octokit, options: { pacing?: PacingOptions; [option: st
       : 'rest';
     const extra = requestOptions.request as { paceDeadline?: number; callerSignal?: AbortSignal };
     const deadline = extra.paceDeadline ?? Date.now() + settings.interactiveWaitMs;
-    await settings.pacer.take(settings.key, kind, 1, deadline);
+    const interactive = extra.paceDeadline === undefined ? settings.activity : undefined;
+    interactive?.begin();
+    try {
+      await settings.pacer.take(settings.key, kind, 1, deadline);
+    } catch (error) {
+      interactive?.end();
+      throw error;
+    }
     settings.sent(kind);
     // The deadline of the attempt starts once it may leave: waiting for the turn is not GitHub's time.
     const timeout = AbortSignal.timeout(settings.timeoutMs);
@@ -252,6 +321,8 @@ function pacing(octokit: Octokit, options: { pacing?: PacingOptions; [option: st
       // in time would double the wait), so it leaves as itself rather than as a 500.
       if (error instanceof RequestError && error.cause instanceof TransportFailure) throw error.cause;
       throw error;
+    } finally {
+      interactive?.end();
     }
   });
   return {};
@@ -275,6 +346,8 @@ export class GitHubClient {
   /** Throttling groups per client: `global` bounds concurrency, `write` is GraphQL's one-at-a-time. */
   readonly #groups: { global: Bottleneck.Group; write: Bottleneck.Group };
   readonly quotaBook = new QuotaBook();
+  /** Members' calls on this instance, for the work that yields to them (the star-history backfill). */
+  readonly interactive = new InteractiveActivity();
   /** Requests sent per token key (a hash, or `anonymous`) and kind, since the process started. */
   readonly #sent = new Map<string, Record<PaceKind, number>>();
   /** Fed by every answer to the server token (or to anonymous calls without one). */
@@ -612,6 +685,52 @@ export class GitHubClient {
     }
   }
 
+  /**
+   * GitHub's star history (`GET /repos/{owner}/{repo}/stargazers/history`, REST version
+   * 2026-03-10): every week's daily additions, all pages of 100, in GitHub's order. Always with
+   * a token (never anonymous). 404, 403 (unless it is a rate limit) and 410 mean GitHub has no
+   * history to give: `{ available: false, status }`. Extra fields are ignored; an item without
+   * a `week` date and seven counts fails the read. `beforePage` runs before every page, so
+   * the lowest-priority caller can stop between them.
+   */
+  async starHistory(
+    fullName: string,
+    token: string,
+    options: PaceOption & { beforePage?: (page: number) => Promise<void> } = {},
+  ): Promise<StarHistoryRead> {
+    if (!token) throw new Error('the star history is read with a token only');
+    const [owner, repo] = splitFullName(fullName);
+    const weeks: StarHistoryWeek[] = [];
+    for (let page = 1; page <= STAR_HISTORY_MAX_PAGES; page++) {
+      await options.beforePage?.(page);
+      let answer: RestAnswer<unknown>;
+      try {
+        answer = await this.#rest<unknown>({
+          token,
+          route: 'GET /repos/{owner}/{repo}/stargazers/history',
+          params: { owner, repo, per_page: STAR_HISTORY_PER_PAGE, page },
+          headers: { 'x-github-api-version': STAR_HISTORY_API_VERSION },
+          notAvailable: [403, 404, 410],
+          subject: fullName,
+          deadline: options.deadline,
+        });
+      } catch (error) {
+        if (error instanceof NotAvailable) return { available: false, status: error.status };
+        throw error;
+      }
+      const items = Array.isArray(answer.data) ? answer.data : null;
+      if (!items)
+        throw new GitHubError(
+          'unreachable',
+          'GitHub answered the star history with something else than a list.',
+        );
+      for (const item of items) weeks.push(parseStarHistoryWeek(item));
+      const last = countFromLink(headerString(answer.headers.link), page);
+      if (page >= last || items.length === 0) break;
+    }
+    return { available: true, weeks };
+  }
+
   /** One REST call through the token's pace, with quota bookkeeping. */
   async #rest<T>(call: RestCall): Promise<RestAnswer<T>> {
     const { token, route, params, etag, subject: fullName } = call;
@@ -625,7 +744,7 @@ export class GitHubClient {
     try {
       const answer = await this.#client(token).request(route, {
         ...params,
-        headers: etag ? { 'if-none-match': etag } : {},
+        headers: { ...call.headers, ...(etag ? { 'if-none-match': etag } : {}) },
         request: { paceDeadline: call.deadline },
       });
       this.#recordQuota(token, answer.headers as Record<string, string | number | undefined>);
@@ -641,7 +760,10 @@ export class GitHubClient {
         throw new TooLargeToCount(fullName);
       const paused = this.#secondaryLimitWait(error);
       if (paused) throw paused;
-      throw this.#toGitHubError(error, token, fullName);
+      const failure = this.#toGitHubError(error, token, fullName);
+      if (call.notAvailable?.includes(error.status) && failure.kind !== 'rate_limited')
+        throw new NotAvailable(error.status);
+      throw failure;
     }
   }
 
@@ -707,6 +829,7 @@ export class GitHubClient {
           key,
           timeoutMs: this.#options.timeoutMs,
           interactiveWaitMs: pace.interactiveWaitMs,
+          activity: this.interactive,
           sent: (kind: PaceKind) => {
             const counts = this.#sent.get(key) ?? { rest: 0, graphql: 0 };
             counts[kind] += 1;
@@ -782,6 +905,25 @@ export function createGitHubClient(
     pace: { ...config.githubPace, ...options.pace },
     redis: options.redis,
   });
+}
+
+/** One item of the star history: `week` (a date) and `days` (seven counts); anything else ignored. */
+function parseStarHistoryWeek(item: unknown): StarHistoryWeek {
+  const candidate = item as { week?: unknown; days?: unknown } | null;
+  const week = typeof candidate?.week === 'string' ? candidate.week.slice(0, 10) : '';
+  const days = candidate?.days;
+  if (
+    !/^\d{4}-\d{2}-\d{2}$/.test(week) ||
+    Number.isNaN(Date.parse(`${week}T00:00:00Z`)) ||
+    !Array.isArray(days) ||
+    days.length !== 7 ||
+    !days.every((count) => Number.isInteger(count) && count >= 0)
+  )
+    throw new GitHubError(
+      'unreachable',
+      'GitHub answered the star history in a shape this app does not know.',
+    );
+  return { week, days: days as number[] };
 }
 
 class EmptyRepository extends Error {}

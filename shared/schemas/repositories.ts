@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { COMMITS_REQUESTED } from '../constants.ts';
 import { requiredString } from './auth.ts';
+import { historyStateSchema } from './history.ts';
 import { releaseTrackingSchema, VERSION_SOURCES } from './releases.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -88,14 +89,18 @@ export const repositorySchema = repositorySummarySchema
   .meta({ id: 'Repository' });
 export type Repository = z.infer<typeof repositorySchema>;
 
+/**
+ * One day of a repository's history: recorded by the app (every metric), or rebuilt from
+ * GitHub's star history (stars only, the others null).
+ */
 export const metricPointSchema = z
   .object({
     day: z.string(),
     stars: z.number().int(),
-    forks: z.number().int(),
-    issues: z.number().int(),
-    commits: z.number().int(),
-    contributors: z.number().int(),
+    forks: z.number().int().nullable(),
+    issues: z.number().int().nullable(),
+    commits: z.number().int().nullable(),
+    contributors: z.number().int().nullable(),
   })
   .meta({ id: 'MetricPoint' });
 export type MetricPoint = z.infer<typeof metricPointSchema>;
@@ -250,7 +255,10 @@ export const commentResponseSchema = z.object({ comment: commentSchema });
 export const versionResponseSchema = z.object({ version: versionSchema });
 export const versionsResponseSchema = z.object({ versions: z.array(versionSchema) });
 export const commitsResponseSchema = z.array(commitSchema);
-export const metricsResponseSchema = z.object({ metrics: z.array(metricPointSchema) });
+export const metricsResponseSchema = z.object({
+  metrics: z.array(metricPointSchema),
+  history: historyStateSchema,
+});
 
 export const COMPARED_FIELDS = [
   'description',

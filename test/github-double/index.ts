@@ -35,4 +35,8 @@ export {
   RENAMED_REPOSITORY_OLD_NAME,
   SINGLE_COMMIT_REPOSITORY,
   SPECIAL_REPOSITORIES,
+  STARS_GONE_REPOSITORY,
+  STARS_HIDDEN_REPOSITORY,
+  STARS_UNLISTED_REPOSITORY,
 } from './special-repositories.ts';
+export { STAR_HISTORY_API_VERSION, type StarHistoryWeek, starHistoryWeeks } from './star-history.ts';

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { DoubleRepository } from './catalogue.ts';
 import type { FaultState } from './faults.ts';
 import { contributorTotal, listCommits, listContributors, resolveCommitRef } from './history.ts';
@@ -16,6 +17,7 @@ import {
   restRateLimit,
   restRepository,
 } from './shapes.ts';
+import { STAR_HISTORY_ROUTES } from './star-history.ts';
 
 /**
  * The routes the app uses, as a table the server walks in order: the REST endpoints and
@@ -40,6 +42,8 @@ export interface RouteContext {
   /** This answer's x-github-request-id (GitHub quotes it in some error messages). */
   requestId: string;
   readBody: () => Promise<string>;
+  /** The request's headers (the star history reads X-GitHub-Api-Version). */
+  headers: Readonly<IncomingHttpHeaders>;
 }
 
 export interface RouteResult {
@@ -117,6 +121,7 @@ export const REST_ROUTES: readonly DoubleRoute[] = [
   byId('contributors', '/repositories/{id}/contributors', /^\/repositories\/(?<id>\d+)\/contributors\/?$/),
   ...LISTING_ROUTES,
   ...RELEASE_ROUTES,
+  ...STAR_HISTORY_ROUTES,
 ];
 
 export function notFound(): RouteResult {

@@ -328,6 +328,7 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
         nowMs,
         requestId,
         readBody: () => readBody(req),
+        headers: req.headers,
       };
       try {
         result = await match.route.handle(context);

@@ -23,6 +23,20 @@ export const BARE_REPOSITORY = `${SPECIAL_OWNER}/bare-repository`;
 /** One commit, one contributor: commits answer without a Link header. */
 export const SINGLE_COMMIT_REPOSITORY = `${SPECIAL_OWNER}/single-commit`;
 
+/** Star history (`…/stargazers/history`) 404: GitHub has none for it. */
+export const STARS_UNLISTED_REPOSITORY = `${SPECIAL_OWNER}/stars-unlisted`;
+/** Star history 403: GitHub refuses to show it. */
+export const STARS_HIDDEN_REPOSITORY = `${SPECIAL_OWNER}/stars-hidden`;
+/** Star history 410: GitHub no longer serves it. */
+export const STARS_GONE_REPOSITORY = `${SPECIAL_OWNER}/stars-gone`;
+
+/** Repositories whose star history GitHub doesn't give, and the status it answers with. */
+export const STAR_HISTORY_UNAVAILABLE: ReadonlyMap<string, 403 | 404 | 410> = new Map([
+  [STARS_UNLISTED_REPOSITORY.toLowerCase(), 404],
+  [STARS_HIDDEN_REPOSITORY.toLowerCase(), 403],
+  [STARS_GONE_REPOSITORY.toLowerCase(), 410],
+]);
+
 export const SPECIAL_REPOSITORIES = {
   empty: EMPTY_REPOSITORY,
   huge: HUGE_REPOSITORY,
@@ -32,6 +46,9 @@ export const SPECIAL_REPOSITORIES = {
   doomed: DOOMED_REPOSITORY,
   bare: BARE_REPOSITORY,
   singleCommit: SINGLE_COMMIT_REPOSITORY,
+  starsUnlisted: STARS_UNLISTED_REPOSITORY,
+  starsHidden: STARS_HIDDEN_REPOSITORY,
+  starsGone: STARS_GONE_REPOSITORY,
 } as const;
 
 /** Fixed facts of a special repository; what is not given is derived as for CSV rows. */
@@ -158,5 +175,23 @@ export const SPECIAL_REPOSITORY_DEFINITIONS: readonly SpecialRepositoryDefinitio
     commits: 1,
     contributors: 1,
     linkedContributors: 1,
+  },
+  {
+    ...base,
+    fullName: STARS_UNLISTED_REPOSITORY,
+    description: 'GitHub answers its star history with 404.',
+    stars: [1_204, 1_377],
+  },
+  {
+    ...base,
+    fullName: STARS_HIDDEN_REPOSITORY,
+    description: 'GitHub answers its star history with 403.',
+    stars: [2_310, 2_466],
+  },
+  {
+    ...base,
+    fullName: STARS_GONE_REPOSITORY,
+    description: 'GitHub answers its star history with 410.',
+    stars: [880, 912],
   },
 ];

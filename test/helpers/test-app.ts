@@ -32,6 +32,9 @@ export async function createTestApp(
     SYNC_SCHEDULE: 'off',
     BACKUP_SCHEDULE: 'off',
     NOTIFICATION_SCHEDULE: 'off',
+    // Adds would start the star-history backfill in the background, and its GitHub calls would
+    // join every test's request counts; the history tests turn it on.
+    HISTORY_BACKFILL: 'off',
     // GitHub's minute shortened: a retry-after of 60 s pauses a token for 300 ms, and an
     // interactive call waits at most a second for its turn before its work is queued.
     GITHUB_RETRY_AFTER_UNIT_MS: '5',

@@ -8,8 +8,9 @@ import * as createInstanceBootstrap from './2026-11-23-0200-create-instance-boot
 import * as createSyncEngineState from './2026-11-24-0100-create-sync-engine-state.ts';
 import * as createRepositoryEvents from './2026-11-25-0100-create-repository-events.ts';
 import * as createReleaseTracking from './2026-11-25-0200-create-release-tracking.ts';
-import * as createFeedTokens from './2026-11-25-0500-create-feed-tokens.ts';
+import * as starHistoryBackfill from './2026-11-25-0300-star-history-backfill.ts';
 import * as createNotifications from './2026-11-25-0400-create-notifications.ts';
+import * as createFeedTokens from './2026-11-25-0500-create-feed-tokens.ts';
 
 /**
  * Every migration, listed explicitly so boot needs no directory scan and the bundle-free
@@ -25,6 +26,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-0100-create-sync-engine-state': createSyncEngineState,
   '2026-11-25-0100-create-repository-events': createRepositoryEvents,
   '2026-11-25-0200-create-release-tracking': createReleaseTracking,
-  '2026-11-25-0500-create-feed-tokens': createFeedTokens,
+  '2026-11-25-0300-star-history-backfill': starHistoryBackfill,
   '2026-11-25-0400-create-notifications': createNotifications,
+  '2026-11-25-0500-create-feed-tokens': createFeedTokens,
 };

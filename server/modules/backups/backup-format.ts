@@ -27,6 +27,7 @@ export const BACKUP_TABLES: readonly { name: string; key: readonly string[] }[] 
   { name: 'repository_release_tracking', key: ['repository_id'] },
   { name: 'repository_releases', key: ['id'] },
   { name: 'repository_metrics', key: ['repository_id', 'day'] },
+  { name: 'repository_history', key: ['repository_id'] },
   { name: 'repository_events', key: ['id'] },
   { name: 'notification_channels', key: ['id'] },
   { name: 'notification_rules', key: ['id'] },

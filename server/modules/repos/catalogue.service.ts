@@ -66,6 +66,8 @@ export interface CatalogueDeps {
   clock: Clock;
   config: AppConfig;
   log: FastifyBaseLogger;
+  /** Star history (modules/history): told after each add commits, to load it in the background. */
+  history?: { added(): Promise<void> };
   /** Releases (modules/releases): what a read learnt of them becomes versions in its transaction. */
   releases?: Pick<ReleasesService, 'record' | 'tracking'>;
 }
@@ -115,11 +117,6 @@ export class CatalogueService {
   async get(viewer: Viewer, fullName: string): Promise<Repository> {
     const row = await this.resolve(viewer, fullName);
     return this.present(row.id);
-  }
-
-  async metrics(viewer: Viewer, fullName: string) {
-    const row = await this.resolve(viewer, fullName);
-    return queries.listMetrics(this.#deps.db, row.id);
   }
 
   /** The detail answer: the row with its comments and versions. */
@@ -426,7 +423,7 @@ export class CatalogueService {
     // One transaction for the row and everything that goes with it: one commit (one fsync on
     // SQLite) per line, which sets the pace of a 1,000-line import (docs/benchmarks.md).
     try {
-      return await inTransaction(db, async (trx) => {
+      const added = await inTransaction(db, async (trx) => {
         const row = await queries.insertRepository(
           trx,
           {
@@ -458,6 +455,8 @@ export class CatalogueService {
         await recordAdded(trx, row.id, viewer.id, now);
         return row;
       });
+      await this.#historyAfterAdd();
+      return added;
     } catch (error) {
       // Two members adding the same repository at once: the second sees it as catalogued.
       if (isUniqueViolation(error)) throw conflict(`${snapshot.fullName} is already in the catalogue.`);
@@ -547,6 +546,19 @@ export class CatalogueService {
       await recordGone(trx, (await queries.findRepositoryById(trx, row.id)) ?? row, now);
       await queries.updateRepository(trx, row.id, { gone: 1, updated_at: now });
     });
+  }
+
+  /**
+   * Star history (docs/product.md#star-history): the row exists, so its backfill may start in
+   * the background. It never fails or delays the add: a lost kick is made up by the engine's
+   * sweep of repositories never backfilled.
+   */
+  async #historyAfterAdd(): Promise<void> {
+    try {
+      await this.#deps.history?.added();
+    } catch (error) {
+      this.#deps.log.error({ err: error }, 'could not start the star history backfill');
+    }
   }
 
   async #recordMetrics(row: RepositoryRow, db: Kysely<Database> = this.#deps.db) {

@@ -283,15 +283,6 @@ export async function upsertDailyMetrics(db: Db, metrics: Insertable<RepositoryM
     .execute();
 }
 
-export async function listMetrics(db: Db, repositoryId: number) {
-  return db
-    .selectFrom('repository_metrics')
-    .select(['day', 'stars', 'forks', 'issues', 'commits', 'contributors'])
-    .where('repository_id', '=', repositoryId)
-    .orderBy('day')
-    .execute();
-}
-
 // ---- comments and versions -----------------------------------------------------------------
 
 export async function listComments(db: Db, repositoryId: number) {

@@ -27,7 +27,6 @@ import {
   existsResponseSchema,
   importBodySchema,
   metadataBodySchema,
-  metricsResponseSchema,
   queuedResponseSchema,
   repositoryIdParamsSchema,
   repositoryResponseSchema,
@@ -283,20 +282,7 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
   );
 
-  app.get(
-    '/repositories/:id/metrics',
-    {
-      config: member,
-      schema: {
-        tags,
-        summary: 'Daily metrics recorded at each sync (history chart)',
-        security,
-        params: repositoryIdParamsSchema,
-        response: { 200: metricsResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({ metrics: await catalogue.metrics(requireUser(request), request.params.id) }),
-  );
+  // GET /repositories/:id/metrics (the history chart) is in modules/history/history.routes.ts.
 
   app.get(
     '/repositories/:id/commits/',

@@ -586,6 +586,7 @@ describe('star growth history', () => {
       [`GET ${PATH}/metrics`]: () =>
         jsonResponse({
           metrics: [{ day: '2026-08-22', stars: 10, forks: 2, issues: 0, commits: 5, contributors: 1 }],
+          history: { status: 'none', backfilled_at: null, message: null },
         }),
     });
     await loaded();
@@ -608,7 +609,10 @@ describe('star growth history', () => {
     });
     const { user } = openDetail(buildRepository({ id: FULL_NAME, private: true }), {
       [`GET ${PATH}/metrics`]: () =>
-        jsonResponse({ metrics: [point('2026-08-21', 5), point('2026-08-22', 9)] }),
+        jsonResponse({
+          metrics: [point('2026-08-21', 5), point('2026-08-22', 9)],
+          history: { status: 'none', backfilled_at: null, message: null },
+        }),
     });
     await loaded();
     await user.click(screen.getByRole('button', { name: 'Star Growth History' }));

@@ -79,7 +79,7 @@ export function StarHistorySection({ repository }: { repository: Repository }) {
           )}
           {latest && (
             <Text size="sm">
-              {`Latest (${latest.day}): ${formatCount(latest.stars)} stars, ${formatCount(latest.forks)} forks.`}
+              {`Latest (${latest.day}): ${formatCount(latest.stars)} stars${latest.forks === null ? '' : `, ${formatCount(latest.forks)} forks`}.`}
             </Text>
           )}
         </>

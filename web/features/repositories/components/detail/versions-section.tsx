@@ -1,5 +1,17 @@
-import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { IconExternalLink } from '@tabler/icons-react';
 import { MESSAGE_CLEAR_MS } from '../../../../../shared/constants.ts';
 import { defaultVersionNumber, formatDate, formatDateTime, isoDay } from '../../../../../shared/format.ts';
 import {
@@ -12,6 +24,7 @@ import { describeError } from '../../../../lib/api-errors.ts';
 import { zodResolver } from '../../../../lib/forms/zod-resolver.ts';
 import { useMessage } from '../../../../lib/hooks/use-message.ts';
 import { useAddVersion } from '../../api/add-version.ts';
+import { ReleaseSettings } from './release-settings.tsx';
 
 export const NO_VERSIONS = 'No versions tracked yet. Add the first version above!';
 export const VERSION_ADDED = '✅ Version added!';
@@ -21,7 +34,14 @@ function defaults() {
   return { version_number: defaultVersionNumber(today), release_date: isoDay(today), description: '' };
 }
 
-/** Version Tracker: number (default vYYYY.M.D), release date (default today), description. */
+/** Where a version came from, as its badge says it. */
+export const SOURCE_LABELS: Record<Version['source'], string> = { release: 'Release', manual: 'Manual' };
+
+/**
+ * Version Tracker: number (default vYYYY.M.D), release date (default today), description; the
+ * release tracking settings above it. Each version says where it came from and links to its
+ * GitHub release when there is one.
+ */
 export function VersionsSection({ repository, versions }: { repository: Repository; versions: Version[] }) {
   const add = useAddVersion(repository.id);
   const { message, show, clear } = useMessage();
@@ -47,6 +67,7 @@ export function VersionsSection({ repository, versions }: { repository: Reposito
 
   return (
     <Stack gap="md">
+      <ReleaseSettings key={repository.id} repository={repository} />
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="sm">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
@@ -90,9 +111,37 @@ export function VersionsSection({ repository, versions }: { repository: Reposito
                     <Badge variant="light" tt="none" size="lg">
                       {version.version_number}
                     </Badge>
+                    <Badge
+                      variant="outline"
+                      color={version.source === 'release' ? 'teal' : 'gray'}
+                      size="sm"
+                      tt="none"
+                      title={
+                        version.source === 'release' ? 'Made from a GitHub release' : 'Recorded by a member'
+                      }
+                    >
+                      {SOURCE_LABELS[version.source]}
+                    </Badge>
                     <Text size="sm">Released {formatDate(version.release_date, { timeZone: 'UTC' })}</Text>
                   </Group>
-                  {version.description && <Text size="sm">{version.description}</Text>}
+                  {version.description && (
+                    <Text size="sm" style={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
+                      {version.description}
+                    </Text>
+                  )}
+                  {version.release_url && (
+                    <Anchor
+                      href={version.release_url}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      size="sm"
+                      aria-label={`View release ${version.version_number} on GitHub`}
+                    >
+                      <Group gap={4} component="span" wrap="nowrap">
+                        View release on GitHub <IconExternalLink size={14} aria-hidden />
+                      </Group>
+                    </Anchor>
+                  )}
                 </Stack>
                 <Text size="xs" c="dimmed">
                   Recorded {formatDateTime(version.created_at)}

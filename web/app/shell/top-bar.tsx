@@ -18,8 +18,9 @@ export function TopBar({ signedIn, isMobile, isMobileOpen, onToggleMobile, sideb
   const { pathname } = useLocation();
 
   return (
-    <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-      <Group gap="sm" wrap="nowrap" miw={0}>
+    // Tighter on phones, so the app's name fits whole beside the three buttons.
+    <Group h="100%" px={isMobile ? 'sm' : 'md'} justify="space-between" wrap="nowrap" gap="xs">
+      <Group gap={isMobile ? 'xs' : 'sm'} wrap="nowrap" miw={0}>
         {signedIn && isMobile && (
           <Burger
             opened={isMobileOpen}
@@ -31,15 +32,15 @@ export function TopBar({ signedIn, isMobile, isMobileOpen, onToggleMobile, sideb
           />
         )}
         <Anchor component={Link} to="/" underline="never" c="inherit" miw={0}>
-          <Group gap={8} wrap="nowrap">
-            <IconBooks size={26} color="var(--mantine-color-indigo-text)" aria-hidden />
-            <Text fw={700} size="lg" truncate>
+          <Group gap={isMobile ? 6 : 8} wrap="nowrap">
+            <IconBooks size={isMobile ? 22 : 26} color="var(--mantine-color-indigo-text)" aria-hidden />
+            <Text fw={700} size={isMobile ? 'md' : 'lg'} truncate>
               {appName}
             </Text>
           </Group>
         </Anchor>
       </Group>
-      <Group gap="sm" wrap="nowrap">
+      <Group gap={isMobile ? 'xs' : 'sm'} wrap="nowrap">
         {signedIn &&
           (isMobile ? (
             <ActionIcon component={Link} to="/add" size="lg" aria-label="Add Repository">

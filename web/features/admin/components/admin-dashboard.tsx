@@ -1,4 +1,4 @@
-import { Container, Group, Stack, Tabs, Title } from '@mantine/core';
+import { Group, Stack, Tabs, Title } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import {
   IconAdjustments,
@@ -11,6 +11,7 @@ import {
 import { useCallback, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ADMIN_USERS_DASHBOARD_PER_PAGE, MOBILE_BREAKPOINT_PX } from '../../../../shared/constants.ts';
+import { PageContainer } from '../../../components/page-container.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.tsx';
 import { useAdminStats } from '../api/get-admin-stats.ts';
 import { useAdminUsers } from '../api/get-admin-users.ts';
@@ -67,7 +68,7 @@ export function AdminDashboard() {
   if (denied || isForbidden(stats.error) || isForbidden(users.error)) return <AccessDenied />;
 
   return (
-    <Container size="xl" py="md">
+    <PageContainer>
       <Stack gap="lg">
         <Group justify="space-between">
           <Title order={1}>Admin Dashboard</Title>
@@ -130,6 +131,6 @@ export function AdminDashboard() {
           </Tabs.Panel>
         </Tabs>
       </Stack>
-    </Container>
+    </PageContainer>
   );
 }

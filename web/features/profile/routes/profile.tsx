@@ -1,6 +1,7 @@
-import { Avatar, Badge, Container, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Avatar, Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
 import { SectionError } from '../../../components/load-states.tsx';
+import { PageContainer } from '../../../components/page-container.tsx';
 import { useMe } from '../../../lib/auth/api/get-me.ts';
 import { useAuth, useSignedInUser } from '../../../lib/auth/auth-context.tsx';
 import { displayName, isSameUser } from '../../../lib/auth/user.ts';
@@ -22,7 +23,7 @@ export default function ProfileRoute() {
   const initial = (user.first_name.trim()[0] ?? user.username[0] ?? '?').toUpperCase();
 
   return (
-    <Container size="md" py={{ base: 'md', sm: 'xl' }} px="md">
+    <PageContainer width="narrow">
       <Stack gap="lg">
         <div>
           <Title order={1}>Profile</Title>
@@ -73,6 +74,6 @@ export default function ProfileRoute() {
           <AccountDetailsCard user={user} />
         </SimpleGrid>
       </Stack>
-    </Container>
+    </PageContainer>
   );
 }

@@ -1,7 +1,8 @@
-import { Button, Container, Group, Paper, Stack, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Title } from '@mantine/core';
 import { IconChartBar, IconHome, IconTags } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { InlineMessage } from '../../../components/inline-message.tsx';
+import { PageContainer } from '../../../components/page-container.tsx';
 import { AddRepositoriesForm } from '../components/add/add-form.tsx';
 import { BatchProgress } from '../components/add/batch-progress.tsx';
 import { BatchResults } from '../components/add/batch-results.tsx';
@@ -16,7 +17,7 @@ export default function AddRepositoriesRoute() {
   const { items, counts, running, finished, message } = batch;
 
   return (
-    <Container size="md" py="md" px={{ base: 'sm', sm: 'md' }}>
+    <PageContainer width="narrow">
       <Stack gap="md">
         <Title order={1}>Add Repositories</Title>
         <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
@@ -62,6 +63,6 @@ export default function AddRepositoriesRoute() {
           </Button>
         </Group>
       </Stack>
-    </Container>
+    </PageContainer>
   );
 }

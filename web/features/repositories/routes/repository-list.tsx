@@ -3,7 +3,6 @@ import {
   Button,
   Center,
   Chip,
-  Container,
   Group,
   Loader,
   SegmentedControl,
@@ -26,6 +25,7 @@ import type { RepositorySummary } from '../../../../shared/schemas/repositories.
 import { FilterChipRow } from '../../../components/filter-chip-row.tsx';
 import { InlineMessage } from '../../../components/inline-message.tsx';
 import { SectionError } from '../../../components/load-states.tsx';
+import { PageContainer } from '../../../components/page-container.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { useRepositoryPages } from '../../../lib/repositories-query.ts';
 import { ExportButton, useExport } from '../components/export-button.tsx';
@@ -142,7 +142,7 @@ export default function RepositoryListRoute() {
   const filtered = searched !== '' || Object.keys(view.filters).length > 0;
 
   return (
-    <Container size="xl" py="md" px={{ base: 'sm', sm: 'md' }}>
+    <PageContainer>
       <Stack gap="md">
         <Group justify="space-between" align="center" gap="sm">
           <Title order={1}>Repositories</Title>
@@ -292,6 +292,6 @@ export default function RepositoryListRoute() {
           </Stack>
         )}
       </Stack>
-    </Container>
+    </PageContainer>
   );
 }

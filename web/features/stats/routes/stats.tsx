@@ -3,7 +3,6 @@ import {
   Anchor,
   Button,
   Center,
-  Container,
   Group,
   Loader,
   NumberInput,
@@ -30,6 +29,7 @@ import {
 } from '../../../../shared/stats.ts';
 import { FilterChipRow } from '../../../components/filter-chip-row.tsx';
 import { SectionError, SectionLoader } from '../../../components/load-states.tsx';
+import { PageContainer } from '../../../components/page-container.tsx';
 import { StatCard } from '../../../components/stat-card.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.tsx';
 import { type StatsQuery, useStats } from '../api/get-stats.ts';
@@ -46,12 +46,12 @@ export default function StatsRoute() {
   const { user } = useAuth();
 
   return (
-    <Container size="xl" py="md" px={{ base: 'sm', sm: 'md' }}>
+    <PageContainer>
       <Stack gap="md">
         <Title order={1}>Statistics</Title>
         {!user ? <SectionError message={NO_USER} onRetry={() => window.location.reload()} /> : <Statistics />}
       </Stack>
-    </Container>
+    </PageContainer>
   );
 }
 

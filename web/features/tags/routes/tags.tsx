@@ -1,10 +1,11 @@
-import { Anchor, Button, Center, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconList, IconPlus, IconStar } from '@tabler/icons-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { displayLicense, formatCount, formatStars } from '../../../../shared/format.ts';
 import { encodeRouteId } from '../../../../shared/route-id.ts';
 import type { NameCount } from '../../../../shared/schemas/catalogue.ts';
 import { SectionError, SectionLoader } from '../../../components/load-states.tsx';
+import { PageContainer } from '../../../components/page-container.tsx';
 import { tagChipClass, tagChipStyle } from '../../../components/tag-chip.tsx';
 import { useRepositoryPages } from '../../../lib/repositories-query.ts';
 import { useTags } from '../../../lib/tags-query.ts';
@@ -23,12 +24,12 @@ export default function TagsRoute() {
   const selected = params.get('tag');
 
   return (
-    <Container size="lg" py="md" px={{ base: 'sm', sm: 'md' }}>
+    <PageContainer>
       <Stack gap="md">
         <Title order={1}>Tags</Title>
         {selected ? <TaggedRepositories key={selected} tag={selected} /> : <AllTags />}
       </Stack>
-    </Container>
+    </PageContainer>
   );
 }
 

@@ -616,7 +616,7 @@ describe('star growth history', () => {
     });
     await loaded();
     await user.click(screen.getByRole('button', { name: 'Star Growth History' }));
-    const table = await screen.findByRole('table', { name: 'Stars and forks per day' });
+    const table = await screen.findByRole('table', { name: 'Stars, forks and issues per day' });
     expect(within(table).getAllByRole('row')).toHaveLength(3);
     expect(screen.queryByRole('link', { name: /star-history.com/ })).toBeNull();
   });

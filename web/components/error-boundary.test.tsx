@@ -2,12 +2,13 @@ import { MantineProvider } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { ErrorBoundary } from './error-boundary.tsx';
+import { CHUNK_LOAD_TITLE, ErrorBoundary, isChunkLoadError } from './error-boundary.tsx';
 
 let shouldThrow = true;
+let thrown: Error = new Error('Boom: the widget broke');
 
 function Fragile() {
-  if (shouldThrow) throw new Error('Boom: the widget broke');
+  if (shouldThrow) throw thrown;
   return <p>Widget is fine</p>;
 }
 
@@ -26,6 +27,31 @@ function renderBoundary(level: 'app' | 'nested', onReload?: () => void) {
 }
 
 describe('ErrorBoundary', () => {
+  it("says a screen's code couldn't be downloaded, and offers Reload, instead of 'Something went wrong'", async () => {
+    thrown = new TypeError('Failed to fetch dynamically imported module: http://x/assets/stats-1a2b.js');
+    try {
+      const reload = vi.fn();
+      const { user } = renderBoundary('nested', reload);
+      expect(screen.getByRole('heading', { name: CHUNK_LOAD_TITLE })).toBeVisible();
+      expect(screen.queryByText('Something went wrong')).toBeNull();
+      expect(screen.getByText(/You may be offline, or the app was updated/)).toBeVisible();
+      expect(screen.getByRole('button', { name: 'Reload' })).toBeVisible();
+      void user;
+    } finally {
+      thrown = new Error('Boom: the widget broke');
+    }
+  });
+
+  it.each([
+    ['Failed to fetch dynamically imported module: https://a/b.js', true],
+    ['Importing a module script failed.', true],
+    ['error loading dynamically imported module', true],
+    ['Unable to preload CSS for /assets/x.css', true],
+    ['Cannot read properties of undefined', false],
+  ])('isChunkLoadError(%j) → %s', (message, expected) => {
+    expect(isChunkLoadError(new TypeError(message))).toBe(expected);
+  });
+
   it('shows the fallback with an error id that is also logged', () => {
     const { consoleError } = renderBoundary('nested');
 

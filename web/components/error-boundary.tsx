@@ -1,5 +1,5 @@
 import { Alert, Button, Code, Collapse, Container, Group, List, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
+import { IconAlertTriangle, IconRefresh, IconWifiOff } from '@tabler/icons-react';
 import { Component, type ErrorInfo, type ReactNode, useId, useState } from 'react';
 
 /** A short id the user can quote to an admin; the same id is in the console log. */
@@ -26,7 +26,51 @@ function describe(error: unknown): { message: string; stack: string | null } {
   return { message: String(error), stack: null };
 }
 
-export function ErrorFallback({ error, errorId, onRetry }: ErrorFallbackProps) {
+/**
+ * A screen's code could not be downloaded: offline, or the app was upgraded since the page was
+ * opened and the old chunk is gone. Browsers word it differently; Vite's preload helper says
+ * 'Unable to preload CSS' for a stylesheet.
+ */
+export function isChunkLoadError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return /dynamically imported module|Importing a module script failed|Unable to preload CSS|Loading chunk \S+ failed/i.test(
+    error.message,
+  );
+}
+
+export const CHUNK_LOAD_TITLE = "This screen couldn't be loaded";
+
+/** The network's fault, not the app's: no error id, just what to do — reload. */
+function ChunkLoadFallback() {
+  return (
+    <Container size="sm" py="xl" role="alert">
+      <Stack gap="md">
+        <Group gap="sm">
+          <IconWifiOff size={32} color="var(--mantine-color-yellow-filled)" aria-hidden />
+          <Title order={2}>{CHUNK_LOAD_TITLE}</Title>
+        </Group>
+        <Text>
+          Its code didn't download. You may be offline, or the app was updated since you opened this page.
+          Check your connection, then reload.
+        </Text>
+        <Group>
+          <Button
+            leftSection={<IconRefresh size={16} aria-hidden />}
+            onClick={() => window.location.reload()}
+          >
+            Reload
+          </Button>
+        </Group>
+      </Stack>
+    </Container>
+  );
+}
+
+export function ErrorFallback(props: ErrorFallbackProps) {
+  return isChunkLoadError(props.error) ? <ChunkLoadFallback /> : <UnexpectedErrorFallback {...props} />;
+}
+
+function UnexpectedErrorFallback({ error, errorId, onRetry }: ErrorFallbackProps) {
   const [showDetails, setShowDetails] = useState(false);
   const detailsId = useId();
   const { message, stack } = describe(error);

@@ -2,7 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../../shared/constants.ts';
 import { errorResponse, jsonResponse, meFromStorage, renderApp, signIn } from '../../../test/web/render.tsx';
-import { INIT_FAILED_MESSAGE } from './auth-context.tsx';
+import { INIT_FAILED_MESSAGE, SESSION_EXPIRED_MESSAGE } from './auth-context.tsx';
 
 const heading = (name: string) => screen.findByRole('heading', { level: 1, name });
 
@@ -94,6 +94,8 @@ describe('a refused refresh while signed in', () => {
     expect(localStorage.getItem(STORAGE_KEYS.user)).toBeNull();
     expect(sessionStorage.getItem(STORAGE_KEYS.redirectAfterLogin)).toBe('#/settings?tab=github');
     expect(screen.queryByRole('navigation', { name: 'Main navigation' })).toBeNull();
+    // Said once, so the move to the sign-in screen isn't a mystery.
+    expect(await screen.findByText(SESSION_EXPIRED_MESSAGE)).toBeVisible();
   });
 });
 

@@ -39,6 +39,9 @@ export type AuthStatus = 'initializing' | 'ready';
  */
 export type SessionEnd = 'signed-out' | 'expired' | null;
 
+export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
+const SESSION_EXPIRED_ID = 'session-expired';
+
 export interface AuthState {
   status: AuthStatus;
   /** null when nobody is signed in (or before `status` is 'ready'). */
@@ -122,7 +125,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     clearSession();
     forgetUserData();
     // While the app starts nobody is shown as signed in yet: no redirect, just anonymous.
+    if (!stateRef.current.user) return;
     setState((current) => (current.user ? { ...current, user: null, sessionEnd: 'expired' } : current));
+    // Said once, on the sign-in screen the member lands on, so the move there isn't a mystery.
+    notifications.show({ id: SESSION_EXPIRED_ID, color: 'yellow', message: SESSION_EXPIRED_MESSAGE });
   }, [forgetUserData]);
 
   // Installed before the session check below runs, so that check may refresh an expired token.

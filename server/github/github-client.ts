@@ -434,7 +434,7 @@ export class GitHubClient {
     fullName: string,
     token: string | null,
     previous?: { snapshot: RepositorySnapshot; etags: Etags },
-    options: { allowPrivate?: boolean } & PaceOption = {},
+    options: { allowPrivate?: boolean; readReleases?: boolean } & PaceOption = {},
   ): Promise<{ snapshot: RepositorySnapshot; etags: Etags }> {
     const { deadline } = options;
     const resetAt = this.quotaBook.shortfall(token, FULL_FETCH_COST);
@@ -475,8 +475,10 @@ export class GitHubClient {
       deadline,
     );
     // With a token a conditional read of an unchanged list is free, so releases are read at
-    // every sync; without one a 304 still costs, so only when the repository itself changed.
-    const readReleases = token !== null || (previous !== undefined && repoAnswer.status !== 304);
+    // every sync; without one a 304 still costs, so only when the repository itself changed
+    // (an anonymous add reads none: the import budget) or when the caller asks (an "Update").
+    const readReleases =
+      options.readReleases ?? (token !== null || (previous !== undefined && repoAnswer.status !== 304));
     const releases = async () =>
       readReleases ? this.#readReleases(token, names, etags, base.url, fullName, deadline) : undefined;
     if (recent.status === 304 && previous) {

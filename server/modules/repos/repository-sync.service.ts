@@ -118,7 +118,8 @@ export class RepositorySyncService {
     const token = row.private === 1 ? personal : github.tokenFor(personal);
     let fetched: { snapshot: RepositorySnapshot; etags: Etags };
     try {
-      fetched = await github.fetchRepository(row.full_name, token, storedState(row));
+      // A member asked: releases are read even without a token (docs/product.md#releases).
+      fetched = await github.fetchRepository(row.full_name, token, storedState(row), { readReleases: true });
     } catch (error) {
       if (error instanceof PaceWait) {
         await scheduleAt(db, row.id, error.eta);

@@ -36,7 +36,7 @@ export type SyncResult =
 
 /**
  * Updates from GitHub, then loads the details again (a failed refresh after the
- * update has its own message). The list, metrics and commits are refreshed as well.
+ * update has its own message). The list, metrics, commits and versions are refreshed as well.
  */
 export function useSyncRepository(fullName: string) {
   const queryClient = useQueryClient();
@@ -61,6 +61,8 @@ export function useSyncRepository(fullName: string) {
         queryClient.invalidateQueries({ queryKey: repositoryKeys.list() }),
         queryClient.invalidateQueries({ queryKey: repositoryKeys.metrics(fullName) }),
         queryClient.invalidateQueries({ queryKey: repositoryKeys.commits(fullName) }),
+        // New GitHub releases become versions during the update (docs/product.md#releases).
+        queryClient.invalidateQueries({ queryKey: repositoryKeys.versions(fullName) }),
       ]);
     },
   });

@@ -112,8 +112,9 @@ export function VersionsSection({ repository, versions }: { repository: Reposito
                       {version.version_number}
                     </Badge>
                     <Badge
-                      variant="outline"
-                      color={version.source === 'release' ? 'teal' : 'gray'}
+                      variant="filled"
+                      // Dark shades: white text stays readable in both colour schemes.
+                      color={version.source === 'release' ? 'teal.9' : 'gray.7'}
                       size="sm"
                       tt="none"
                       title={

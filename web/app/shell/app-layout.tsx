@@ -14,6 +14,7 @@ import { useAuth } from '../../lib/auth/auth-context.tsx';
 import { useAppNameTitle } from '../../lib/hooks/use-screen-title.ts';
 import { AppFooter } from './app-footer.tsx';
 import classes from './app-layout.module.css';
+import { KeyboardShortcuts } from './keyboard-shortcuts.tsx';
 import { SidebarNav } from './sidebar-nav.tsx';
 import { TopBar } from './top-bar.tsx';
 import { useSidebarState } from './use-sidebar-state.ts';
@@ -144,6 +145,7 @@ export function AppLayout() {
         </>
       )}
 
+      {signedIn && <KeyboardShortcuts />}
       <AppShell.Main id="main-content" tabIndex={-1} style={{ outline: 'none' }}>
         <ErrorBoundary level="nested" key={location.pathname}>
           <Suspense fallback={<ScreenLoader />}>

@@ -16,13 +16,24 @@ const MAX_TAGS = 4;
 export const RepositoryCard = memo(function RepositoryCard({
   repository,
   now,
+  active = false,
 }: {
   repository: RepositorySummary;
   now: Date;
+  /** Selected with j / k. */
+  active?: boolean;
 }) {
   const tags = splitList(repository.tags);
   return (
-    <Card withBorder radius="md" padding="md" className={classes.card} component="article">
+    <Card
+      withBorder
+      radius="md"
+      padding="md"
+      className={classes.card}
+      component="article"
+      data-active={active || undefined}
+      aria-current={active || undefined}
+    >
       <div>
         <RepositoryName repository={repository} weight={700} />
       </div>
@@ -44,7 +55,7 @@ export const RepositoryCard = memo(function RepositoryCard({
       )}
       <Group gap="md" justify="space-between" className={classes.cardFooter} wrap="wrap">
         {/* Wraps rather than squeezing: four cards a row cut the licence badge to 'No L…'. */}
-        <Group gap="sm" wrap="wrap" rowGap={6}>
+        <Group gap="sm" wrap="wrap" style={{ rowGap: 6 }}>
           <Group gap={4} wrap="nowrap" title={`${formatCount(repository.stars)} stars`}>
             <IconStar size={16} aria-hidden />
             <Text size="sm" span>

@@ -1,5 +1,5 @@
 import { SimpleGrid } from '@mantine/core';
-import { memo, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
 import { RepositoryCard } from './repository-card.tsx';
 import { useListVirtualizer } from './use-list-virtualizer.ts';
@@ -11,10 +11,17 @@ export interface RepositoryCardsProps {
   /** Cards per row (2, 3 or 4; 1 on a phone). */
   columns: number;
   now: Date;
+  /** The card the keyboard (j / k) has selected: highlighted and scrolled into view. */
+  activeIndex?: number | null;
 }
 
 /** The card view: rows of cards, virtualised over the window's scrolling. */
-export const RepositoryCards = memo(function RepositoryCards({ rows, columns, now }: RepositoryCardsProps) {
+export const RepositoryCards = memo(function RepositoryCards({
+  rows,
+  columns,
+  now,
+  activeIndex = null,
+}: RepositoryCardsProps) {
   const listRef = useRef<HTMLDivElement>(null);
   const lines = useMemo(() => {
     const result: RepositorySummary[][] = [];
@@ -27,6 +34,9 @@ export const RepositoryCards = memo(function RepositoryCards({ rows, columns, no
     listRef,
     overscan: 3,
   });
+  useEffect(() => {
+    if (activeIndex !== null) virtualizer.scrollToIndex(Math.floor(activeIndex / columns), { align: 'auto' });
+  }, [activeIndex, columns, virtualizer]);
   const items = virtualizer.getVirtualItems();
   const margin = virtualizer.options.scrollMargin;
 
@@ -50,8 +60,13 @@ export const RepositoryCards = memo(function RepositoryCards({ rows, columns, no
             }}
           >
             <SimpleGrid cols={columns} spacing="md">
-              {line.map((repository) => (
-                <RepositoryCard key={repository.id} repository={repository} now={now} />
+              {line.map((repository, column) => (
+                <RepositoryCard
+                  key={repository.id}
+                  repository={repository}
+                  now={now}
+                  active={item.index * columns + column === activeIndex}
+                />
               ))}
             </SimpleGrid>
           </div>

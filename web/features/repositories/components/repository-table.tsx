@@ -1,6 +1,7 @@
 import { Table, Text, UnstyledButton } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowsSort, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
-import { memo, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import {
   describeRelativeAge,
   formatCount,
@@ -32,7 +33,16 @@ export interface RepositoryTableProps {
   sort: SortState;
   onSort: (key: SortKey) => void;
   now: Date;
+  /** The row the keyboard (j / k) has selected: highlighted and scrolled into view. */
+  activeIndex?: number | null;
+  /** A click anywhere on a row opens its repository. */
+  onOpen?: (repository: RepositorySummary) => void;
 }
+
+/** Wide enough for every column: no horizontal scrolling, so the header can stick to the top. */
+const WIDE_QUERY = '(min-width: 75em)';
+/** The app's top bar, under which the table's header sticks. */
+const TOP_BAR_HEIGHT = 56;
 
 /** The list view: six sortable columns; rows virtualised over the window's scrolling. */
 export const RepositoryTable = memo(function RepositoryTable({
@@ -40,74 +50,92 @@ export const RepositoryTable = memo(function RepositoryTable({
   sort,
   onSort,
   now,
+  activeIndex = null,
+  onOpen,
 }: RepositoryTableProps) {
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const virtualizer = useListVirtualizer({ count: rows.length, estimateSize: ROW_HEIGHT, listRef: bodyRef });
+  const wide = useMediaQuery(WIDE_QUERY, true, { getInitialValueInEffect: false });
+  useEffect(() => {
+    if (activeIndex !== null) virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
+  }, [activeIndex, virtualizer]);
   const items = virtualizer.getVirtualItems();
   const margin = virtualizer.options.scrollMargin;
   const paddingTop = items.length > 0 ? (items[0]?.start ?? margin) - margin : 0;
   const paddingBottom =
     items.length > 0 ? virtualizer.getTotalSize() - ((items[items.length - 1]?.end ?? margin) - margin) : 0;
 
-  return (
-    <Table.ScrollContainer minWidth={760} type="native">
-      <Table
-        highlightOnHover
-        verticalSpacing="sm"
-        className={classes.table}
-        aria-label="Repositories"
-        aria-rowcount={rows.length + 1}
-      >
-        <Table.Thead>
-          <Table.Tr aria-rowindex={1}>
-            {COLUMNS.map((column) => {
-              const active = sort.key === column.key;
-              const SortIcon = !active
-                ? IconArrowsSort
-                : sort.direction === 'asc'
-                  ? IconSortAscending
-                  : IconSortDescending;
-              return (
-                <Table.Th
-                  key={column.key}
-                  className={column.className}
-                  aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
-                >
-                  <UnstyledButton className={classes.sortButton} onClick={() => onSort(column.key)}>
-                    {column.label}
-                    <SortIcon size={15} aria-hidden className={active ? undefined : classes.inactiveIcon} />
-                  </UnstyledButton>
-                </Table.Th>
-              );
-            })}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody ref={bodyRef}>
-          {paddingTop > 0 && (
-            <tr aria-hidden className={classes.spacer}>
-              <td colSpan={COLUMNS.length} style={{ height: paddingTop }} />
-            </tr>
-          )}
-          {items.map((item) => {
-            const row = rows[item.index];
-            if (!row) return null;
+  const table = (
+    <Table
+      highlightOnHover
+      verticalSpacing="sm"
+      className={classes.table}
+      aria-label="Repositories"
+      aria-rowcount={rows.length + 1}
+      stickyHeader={wide}
+      stickyHeaderOffset={TOP_BAR_HEIGHT}
+    >
+      <Table.Thead>
+        <Table.Tr aria-rowindex={1}>
+          {COLUMNS.map((column) => {
+            const active = sort.key === column.key;
+            const SortIcon = !active
+              ? IconArrowsSort
+              : sort.direction === 'asc'
+                ? IconSortAscending
+                : IconSortDescending;
             return (
-              <RepositoryRow
-                key={row.id}
-                index={item.index}
-                repository={row}
-                now={now}
-                measureRef={virtualizer.measureElement}
-              />
+              <Table.Th
+                key={column.key}
+                className={column.className}
+                aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
+              >
+                {/* The whole header cell is the button (the label alone was a small target). */}
+                <UnstyledButton className={classes.sortButton} onClick={() => onSort(column.key)}>
+                  {column.label}
+                  <SortIcon size={15} aria-hidden className={active ? undefined : classes.inactiveIcon} />
+                </UnstyledButton>
+              </Table.Th>
             );
           })}
-          {paddingBottom > 0 && (
-            <tr aria-hidden className={classes.spacer}>
-              <td colSpan={COLUMNS.length} style={{ height: paddingBottom }} />
-            </tr>
-          )}
-        </Table.Tbody>
-      </Table>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody ref={bodyRef}>
+        {paddingTop > 0 && (
+          <tr aria-hidden className={classes.spacer}>
+            <td colSpan={COLUMNS.length} style={{ height: paddingTop }} />
+          </tr>
+        )}
+        {items.map((item) => {
+          const row = rows[item.index];
+          if (!row) return null;
+          return (
+            <RepositoryRow
+              key={row.id}
+              index={item.index}
+              repository={row}
+              now={now}
+              measureRef={virtualizer.measureElement}
+              active={item.index === activeIndex}
+              onOpen={onOpen}
+            />
+          );
+        })}
+        {paddingBottom > 0 && (
+          <tr aria-hidden className={classes.spacer}>
+            <td colSpan={COLUMNS.length} style={{ height: paddingBottom }} />
+          </tr>
+        )}
+      </Table.Tbody>
+    </Table>
+  );
+  // A scrolling container would hold the sticky header inside it, so only narrower screens,
+  // where the columns need horizontal scrolling, get one.
+  return wide ? (
+    table
+  ) : (
+    <Table.ScrollContainer minWidth={760} type="native">
+      {table}
     </Table.ScrollContainer>
   );
 });
@@ -117,6 +145,8 @@ interface RepositoryRowProps {
   repository: RepositorySummary;
   now: Date;
   measureRef: (element: HTMLTableRowElement | null) => void;
+  active: boolean;
+  onOpen?: (repository: RepositorySummary) => void;
 }
 
 const RepositoryRow = memo(function RepositoryRow({
@@ -124,9 +154,24 @@ const RepositoryRow = memo(function RepositoryRow({
   repository,
   now,
   measureRef,
+  active,
+  onOpen,
 }: RepositoryRowProps) {
   return (
-    <Table.Tr ref={measureRef} data-index={index} aria-rowindex={index + 2}>
+    <Table.Tr
+      ref={measureRef}
+      data-index={index}
+      aria-rowindex={index + 2}
+      aria-selected={active || undefined}
+      data-active={active || undefined}
+      className={onOpen ? classes.clickableRow : undefined}
+      // The name stays the link for keyboards and screen readers; the row is a larger mouse target.
+      onClick={(event) => {
+        if (!onOpen || (event.target instanceof Element && event.target.closest('a, button'))) return;
+        if (window.getSelection()?.toString()) return;
+        onOpen(repository);
+      }}
+    >
       <Table.Td className={classes.nameCell}>
         <RepositoryName repository={repository} weight={600} />
         <RepositoryFlags repository={repository} size="xs" />

@@ -451,6 +451,80 @@ describe('repository list: card view', () => {
   });
 });
 
+describe('repository list: sorting cards and phones', () => {
+  it('sorts the card view with a field menu and a direction button, like the headers', async () => {
+    const { user, catalogue } = openList(rows(6), '/home?view=cards');
+    await screen.findByText('Showing 6 of 6 repositories');
+    await user.click(screen.getByRole('combobox', { name: 'Sort by' }));
+    await user.click(await screen.findByRole('option', { name: 'Stars' }));
+    await waitFor(() => expect(hashParams().get('sort')).toBe('stars'));
+    await user.click(screen.getByRole('button', { name: /^Sort ascending/ }));
+    await waitFor(() => expect(hashParams().get('order')).toBe('asc'));
+    const last = catalogue.requests().at(-1);
+    expect(`${last?.get('sort')} ${last?.get('order')}`).toBe('stars asc');
+  });
+
+  it('offers the same sort on a phone, where cards are forced', async () => {
+    setViewportWidth(375);
+    openList(rows(3));
+    await screen.findByText('Showing 3 of 3 repositories');
+    expect(screen.getByRole('combobox', { name: 'Sort by' })).toBeVisible();
+  });
+});
+
+describe('repository list: keyboard and clicks', () => {
+  it("'/' focuses the search; j and k move through the rows; Enter opens the selected one", async () => {
+    const { user } = openList(rows(5));
+    await screen.findByText('Showing 5 of 5 repositories');
+    const selected = () =>
+      within(table())
+        .getAllByRole('row')
+        .filter((row) => row.getAttribute('aria-selected') === 'true')
+        .map((row) => within(row).getAllByRole('link')[0]?.textContent);
+
+    await user.keyboard('j');
+    expect(selected()).toEqual(['repo-005']);
+    await user.keyboard('jj');
+    expect(selected()).toEqual(['repo-003']);
+    await user.keyboard('k');
+    expect(selected()).toEqual(['repo-004']);
+
+    await user.keyboard('/');
+    const search = screen.getByRole('searchbox', { name: 'Search repositories' });
+    expect(document.activeElement).toBe(search);
+    // Typing in a field never moves the selection.
+    await user.keyboard('jk');
+    expect((search as HTMLInputElement).value).toBe('jk');
+    expect(selected()).toEqual(['repo-004']);
+    await user.clear(search);
+    search.blur();
+
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(window.location.hash).toBe(`#/repo/${encodeRouteId('owner/repo-004')}`));
+  });
+
+  it('opens a repository from a click anywhere on its row', async () => {
+    const { user } = openList(rows(3));
+    await screen.findByText('Showing 3 of 3 repositories');
+    const row = within(table()).getAllByRole('row')[2];
+    if (!row) throw new Error('no second row');
+    await user.click(within(row).getAllByRole('cell')[3] as HTMLElement);
+    await waitFor(() => expect(window.location.hash).toBe(`#/repo/${encodeRouteId('owner/repo-002')}`));
+  });
+
+  it("'g' then 't' goes to the tags, and '?' lists the shortcuts", async () => {
+    const { user } = openList(rows(2));
+    await screen.findByText('Showing 2 of 2 repositories');
+    await user.keyboard('?');
+    const help = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(within(help).getByText('Open the selected repository')).toBeVisible();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await user.keyboard('gt');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Tags' })).toBeVisible();
+  });
+});
+
 describe('sidebar counts', () => {
   it('shows the server’s counts: the member’s own repositories and the distinct tags', async () => {
     const { catalogue } = openList([

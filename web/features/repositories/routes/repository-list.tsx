@@ -14,23 +14,26 @@ import {
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconLayoutGrid, IconList, IconPlus, IconSearch } from '@tabler/icons-react';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   CARD_DENSITIES,
   LIST_PAGE_SIZE,
   MOBILE_BREAKPOINT_PX,
   SEARCH_DEBOUNCE_MS,
 } from '../../../../shared/constants.ts';
+import { encodeRouteId } from '../../../../shared/route-id.ts';
 import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
 import { FilterChipRow } from '../../../components/filter-chip-row.tsx';
 import { InlineMessage } from '../../../components/inline-message.tsx';
 import { SectionError } from '../../../components/load-states.tsx';
 import { PageContainer } from '../../../components/page-container.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
+import { useKeyboardShortcuts } from '../../../lib/keyboard.ts';
 import { useRepositoryPages } from '../../../lib/repositories-query.ts';
 import { ExportButton, useExport } from '../components/export-button.tsx';
 import { RepositoryCards } from '../components/repository-cards.tsx';
 import { RepositoryTable } from '../components/repository-table.tsx';
+import { SortControl } from '../components/sort-control.tsx';
 import {
   type FilterChip,
   filterChips,
@@ -136,6 +139,34 @@ export default function RepositoryListRoute() {
     (key: SortKey) => update({ sort: nextSort(view.sort, key) }),
     [update, view.sort],
   );
+  // j / k move a highlight through the shown rows, Enter opens it (docs/product.md#keyboard-shortcuts).
+  const navigate = useNavigate();
+  const [active, setActive] = useState<number | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new search, sort or filter starts again
+  useEffect(() => setActive(null), [JSON.stringify(query)]);
+  const open = useCallback(
+    (repository: RepositorySummary) => navigate(`/repo/${encodeRouteId(repository.id)}`),
+    [navigate],
+  );
+  useKeyboardShortcuts((key, event) => {
+    if (shown.length === 0) return false;
+    // Enter on a focused link or button is theirs.
+    if (key === 'Enter' && event.target instanceof Element && event.target.closest('a, button')) return false;
+    if (key === 'j' || key === 'k') {
+      const step = key === 'j' ? 1 : -1;
+      setActive((current) =>
+        current === null ? 0 : Math.min(Math.max(current + step, 0), shown.length - 1),
+      );
+      return true;
+    }
+    const selected = active === null ? undefined : shown[active];
+    if (key === 'Enter' && selected) {
+      open(selected);
+      return true;
+    }
+    return false;
+  });
+
   const chips = filterChips(view.filters).filter((chip) => chip.key !== 'added_by');
   const onRemoveChip = (chip: FilterChip) => update({ filters: removeFilter(view.filters, chip.key) });
   const searched = view.search.trim();
@@ -165,6 +196,8 @@ export default function RepositoryListRoute() {
             onChange={(event) => setSearch(event.currentTarget.value)}
             type="search"
             style={{ flex: '1 1 260px' }}
+            data-shortcut="search"
+            aria-keyshortcuts="/"
           />
           <Chip
             checked={view.filters.added_by === 'me'}
@@ -202,6 +235,9 @@ export default function RepositoryListRoute() {
                 },
               ]}
             />
+          )}
+          {effectiveView === 'cards' && (
+            <SortControl sort={view.sort} onChange={(sort) => update({ sort })} />
           )}
           {effectiveView === 'cards' && !isPhone && (
             <Stack gap={4}>
@@ -257,9 +293,16 @@ export default function RepositoryListRoute() {
                 {searched ? `No repositories match “${searched}”.` : 'No repositories match these filters.'}
               </Text>
             ) : effectiveView === 'table' ? (
-              <RepositoryTable rows={shown} sort={view.sort} onSort={onSort} now={now} />
+              <RepositoryTable
+                rows={shown}
+                sort={view.sort}
+                onSort={onSort}
+                now={now}
+                activeIndex={active}
+                onOpen={open}
+              />
             ) : (
-              <RepositoryCards rows={shown} columns={columns} now={now} />
+              <RepositoryCards rows={shown} columns={columns} now={now} activeIndex={active} />
             )}
             <Box ref={incremental.sentinelRef} aria-hidden h={1} />
             {incremental.hasMore ? (

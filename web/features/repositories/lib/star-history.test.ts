@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MetricPoint } from '../../../../shared/schemas/repositories.ts';
-import { pointsInRange, rangeGrowth, signedCount, weeklyGrowth } from './star-history.ts';
+import { pointsInRange, rangeGrowth, signedCount, thinPoints, weeklyGrowth } from './star-history.ts';
 
 const point = (day: string, stars: number, forks: number | null = null): MetricPoint => ({
   day,
@@ -50,5 +50,13 @@ describe('the history chart’s ranges and growth', () => {
     expect(signedCount(1234)).toBe('+1,234');
     expect(signedCount(-12)).toBe('−12');
     expect(signedCount(0)).toBe('0');
+  });
+
+  it('thins a long history for the chart, keeping the newest point', () => {
+    const many = Array.from({ length: 1001 }, (_, index) => index);
+    const thinned = thinPoints(many, 400);
+    expect(thinned.length).toBeLessThanOrEqual(400);
+    expect(thinned[thinned.length - 1]).toBe(1000);
+    expect(thinPoints([1, 2, 3], 400)).toEqual([1, 2, 3]);
   });
 });

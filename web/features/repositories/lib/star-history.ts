@@ -61,3 +61,17 @@ export function signedCount(value: number): string {
   const formatted = new Intl.NumberFormat('en-US').format(Math.abs(value));
   return value > 0 ? `+${formatted}` : value < 0 ? `−${formatted}` : '0';
 }
+
+/** The most points the chart draws; the screen-reader table lists them all. */
+export const MAX_CHART_POINTS = 400;
+
+/**
+ * Every k-th point so that at most `max` are drawn, the newest always kept: years of weekly
+ * points plus a daily year stay quick to draw, and their shape doesn't change at chart size.
+ */
+export function thinPoints<T>(points: readonly T[], max = MAX_CHART_POINTS): T[] {
+  if (points.length <= max) return [...points];
+  const step = Math.ceil(points.length / max);
+  const kept = points.filter((_, index) => (points.length - 1 - index) % step === 0);
+  return kept;
+}

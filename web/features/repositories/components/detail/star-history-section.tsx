@@ -32,6 +32,7 @@ import {
   pointsInRange,
   rangeGrowth,
   signedCount,
+  thinPoints,
   weeklyGrowth,
 } from '../../lib/star-history.ts';
 
@@ -109,7 +110,7 @@ export function StarHistorySection({ repository }: { repository: Repository }) {
   };
 
   return (
-    <Stack gap="sm">
+    <Stack gap="sm" data-section="star-history">
       {metrics.isPending ? (
         <Center py="md" role="status">
           <Group gap="xs">
@@ -171,7 +172,7 @@ export function StarHistorySection({ repository }: { repository: Repository }) {
                   }
                 >
                   <div aria-hidden>
-                    <StarHistoryChart metrics={points} series={series} />
+                    <StarHistoryChart metrics={thinPoints(points)} series={series} />
                   </div>
                 </Suspense>
                 <VisuallyHidden>

@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
-import type { NewRepository } from '../server/modules/repos/repos.queries.ts';
+import { insertEvents } from '../server/modules/activity/events.queries.ts';
+import { insertRepository, type NewRepository } from '../server/modules/repos/repos.queries.ts';
 import { rebuildDerivedTables } from '../server/modules/repos/repository-labels.ts';
 import { startGitHubDouble } from '../test/github-double/index.ts';
 import { startSmtpSink } from '../test/helpers/smtp-sink.ts';
@@ -23,6 +24,24 @@ const port = Number(process.env.E2E_PORT ?? 4173);
 const dataDir = mkdtempSync(join(tmpdir(), 'rt-e2e-'));
 const github = await startGitHubDouble({ control: true });
 const smtp = await startSmtpSink();
+
+// Notification webhooks (e2e/notifications.spec.ts) reach this sink on E2E_PORT + 2, a listed host.
+const notificationSink: { path: string; body: unknown }[] = [];
+const sinkServer = createServer((request, response) => {
+  let raw = '';
+  request.on('data', (chunk) => {
+    raw += chunk;
+  });
+  request.on('end', () => {
+    try {
+      notificationSink.push({ path: request.url ?? '/', body: JSON.parse(raw) });
+    } catch {
+      notificationSink.push({ path: request.url ?? '/', body: raw });
+    }
+    response.writeHead(204).end();
+  });
+});
+await new Promise<void>((resolve) => sinkServer.listen(port + 2, '127.0.0.1', resolve));
 
 const config = loadConfig({
   PORT: String(port),
@@ -38,6 +57,9 @@ const config = loadConfig({
   TRUST_PROXY: '127.0.0.1',
   SYNC_SCHEDULE: 'off',
   BACKUP_SCHEDULE: 'off',
+  // The notification journey's sink, and a dispatcher that looks for new events every 2 s.
+  WEBHOOK_ALLOWED_HOSTS: `hooks.slack.com,discord.com,127.0.0.1:${port + 2}`,
+  NOTIFICATION_SCHEDULE: '*/2 * * * * *',
 });
 // E2E_WEB_DIST serves another build (parallel runs on one machine); web/dist by default.
 const app = await buildApp(config, { webDistDir: process.env.E2E_WEB_DIST });
@@ -119,6 +141,65 @@ async function controlCatalogue(url: URL): Promise<unknown> {
   return { cleared: true };
 }
 
+/**
+ * A release of `name` (created with `tags` when missing), recorded the way the sync engine
+ * records one: for the notification journey's dispatcher to pick up.
+ */
+async function recordReleaseEvent(url: URL): Promise<unknown> {
+  const name = url.searchParams.get('name') ?? '';
+  if (!/^[a-z0-9-]+\/[a-z0-9.-]+$/.test(name)) throw new Error('name: owner/name in lower case');
+  const now = new Date().toISOString();
+  let repository = await app.db
+    .selectFrom('repositories')
+    .select('id')
+    .where('full_name', '=', name)
+    .executeTakeFirst();
+  if (!repository) {
+    repository = await insertRepository(app.db, {
+      full_name: name,
+      github_id: 950_000_000 + Math.floor(Math.random() * 1_000_000),
+      user_id: null,
+      name: name.split('/')[1] ?? name,
+      description: 'A repository for the notification journey',
+      url: `https://github.com/${name}`,
+      license: 'MIT',
+      topics: '',
+      tags: url.searchParams.get('tags') ?? '',
+      notes: '',
+      stars: 1200,
+      forks: 10,
+      issues: 1,
+      commits: 100,
+      contributors: 3,
+      contributors_capped: 0,
+      language: 'TypeScript',
+      archived: 0,
+      private: 0,
+      gone: 0,
+      default_branch: 'main',
+      last_commit: now,
+      last_synced: now,
+      recent_commits: '[]',
+      etags: '{}',
+      created_at: now,
+      updated_at: now,
+    });
+  }
+  const tag = url.searchParams.get('tag') ?? 'v1.0.0';
+  await insertEvents(
+    app.db,
+    [
+      {
+        type: 'release_published',
+        repository_id: repository.id,
+        data: { tag, name: null, url: `https://github.com/${name}/releases/tag/${tag}`, prerelease: false },
+      },
+    ],
+    now,
+  );
+  return { recorded: true };
+}
+
 const control = createServer((request, response) => {
   const url = new URL(request.url ?? '/', 'http://control');
   if (
@@ -135,6 +216,24 @@ const control = createServer((request, response) => {
         response.end(String(error));
       },
     );
+    return;
+  }
+  if (request.method === 'POST' && url.pathname === '/notifications/event') {
+    recordReleaseEvent(url).then(
+      (body) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(body));
+      },
+      (error: unknown) => {
+        response.writeHead(500, { 'content-type': 'text/plain' });
+        response.end(String(error));
+      },
+    );
+    return;
+  }
+  if (url.pathname === '/notifications/webhooks') {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ url: `http://127.0.0.1:${port + 2}`, received: notificationSink }));
     return;
   }
   if (url.pathname === '/mails') {
@@ -163,6 +262,7 @@ await new Promise<void>((resolve) => control.listen(port + 1, '127.0.0.1', resol
 async function shutdown() {
   await app.close();
   control.close();
+  sinkServer.close();
   await smtp.close();
   await github.close();
   rmSync(dataDir, { recursive: true, force: true });

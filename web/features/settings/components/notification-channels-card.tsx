@@ -38,21 +38,25 @@ const ICONS: Record<ChannelKind, typeof IconWebhook> = {
   email: IconMail,
 };
 
+/** The state stays whole beside a long name, which truncates instead. */
+const NO_SHRINK = { flexShrink: 0 } as const;
+
+/** Filled badges in dark shades (yellow with dark text): AA contrast in both schemes. */
 function ChannelState({ channel }: { channel: Channel }) {
   if (!channel.enabled)
     return (
-      <Badge color="red" variant="light" tt="none">
+      <Badge color="red.9" variant="filled" tt="none" style={NO_SHRINK}>
         Turned off
       </Badge>
     );
   if (channel.failures > 0)
     return (
-      <Badge color="yellow" variant="light" tt="none">
+      <Badge color="yellow.4" autoContrast variant="filled" tt="none" style={NO_SHRINK}>
         Failing ({channel.failures} of {CHANNEL_FAILURE_LIMIT})
       </Badge>
     );
   return (
-    <Badge color="teal" variant="light" tt="none">
+    <Badge color="teal.9" variant="filled" tt="none" style={NO_SHRINK}>
       Active
     </Badge>
   );
@@ -187,7 +191,7 @@ export function NotificationChannelsCard() {
                       </Alert>
                     )}
                     {channel.enabled && channel.failures > 0 && channel.last_error && (
-                      <Text size="sm" c="yellow.8">
+                      <Text size="sm" c="dimmed">
                         Last error: {channel.last_error}
                       </Text>
                     )}
@@ -228,7 +232,7 @@ export function NotificationChannelsCard() {
                       </Button>
                       <Button
                         size="xs"
-                        variant="light"
+                        variant="outline"
                         color="red"
                         leftSection={<IconTrash size={14} aria-hidden />}
                         onClick={() => setRemoving(channel)}

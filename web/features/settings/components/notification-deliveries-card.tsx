@@ -7,11 +7,12 @@ import { describeError } from '../../../lib/api-errors.ts';
 import { useNotificationChannels } from '../api/get-notification-channels.ts';
 import { useNotificationDeliveries } from '../api/get-notification-deliveries.ts';
 
+/** Filled badges in dark shades: AA contrast for white text in both schemes. */
 const STATUS: Record<DeliveryStatus, { label: string; color: string }> = {
-  pending: { label: 'Sending', color: 'blue' },
-  sent: { label: 'Sent', color: 'teal' },
-  failed: { label: 'Failed', color: 'red' },
-  skipped: { label: 'Skipped', color: 'gray' },
+  pending: { label: 'Sending', color: 'blue.9' },
+  sent: { label: 'Sent', color: 'teal.9' },
+  failed: { label: 'Failed', color: 'red.9' },
+  skipped: { label: 'Skipped', color: 'gray.7' },
 };
 
 const KIND: Record<DeliveryKind, string> = {
@@ -30,7 +31,7 @@ function DeliveryRow({ delivery, channel }: { delivery: Delivery; channel: strin
           <Text size="sm" fw={500} style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
             {delivery.summary || KIND[delivery.kind]}
           </Text>
-          <Badge color={status.color} variant="light" tt="none" style={{ flexShrink: 0 }}>
+          <Badge color={status.color} variant="filled" tt="none" style={{ flexShrink: 0 }}>
             {status.label}
           </Badge>
         </Group>
@@ -39,7 +40,7 @@ function DeliveryRow({ delivery, channel }: { delivery: Delivery; channel: strin
           {delivery.attempts > 1 ? ` · ${delivery.attempts} attempts` : ''}
         </Text>
         {delivery.last_error && delivery.status !== 'sent' && (
-          <Text size="xs" c={delivery.status === 'skipped' ? 'dimmed' : 'red.7'}>
+          <Text size="xs" c={delivery.status === 'skipped' ? 'dimmed' : 'var(--mantine-color-error)'}>
             {delivery.status === 'pending' ? 'Retrying: ' : ''}
             {delivery.last_error}
           </Text>

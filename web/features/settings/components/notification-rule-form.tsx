@@ -12,7 +12,6 @@ import {
 import { useForm } from '@mantine/form';
 import { EVENT_TYPES, type EventType } from '../../../../shared/schemas/activity.ts';
 import {
-  CADENCE_LABELS,
   CADENCES,
   type Cadence,
   type Channel,
@@ -57,6 +56,9 @@ function initialValues(rule: Rule | null, channels: Channel[]): RuleValues {
   };
 }
 
+/** Short enough for three segments on a phone; the rule list says 'Daily digest'. */
+const CADENCE_SHORT: Record<Cadence, string> = { instant: 'Instantly', daily: 'Daily', weekly: 'Weekly' };
+
 const validateRule = zodResolver<CreateRuleBody>(createRuleBodySchema);
 
 export interface RuleFormProps {
@@ -96,7 +98,14 @@ export function NotificationRuleForm({ rule, channels, onClose, onSaved }: RuleF
       : null;
 
   return (
-    <Modal opened onClose={onClose} title={rule ? 'Edit rule' : 'Add rule'} centered size="lg">
+    <Modal
+      opened
+      onClose={onClose}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      title={rule ? 'Edit rule' : 'Add rule'}
+      centered
+      size="lg"
+    >
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           {serverMessage && <InlineMessage kind="error">{serverMessage}</InlineMessage>}
@@ -145,7 +154,8 @@ export function NotificationRuleForm({ rule, channels, onClose, onSaved }: RuleF
             </Text>
             <SegmentedControl
               aria-labelledby="rule-cadence-label"
-              data={CADENCES.map((value) => ({ value, label: CADENCE_LABELS[value] }))}
+              fullWidth
+              data={CADENCES.map((value) => ({ value, label: CADENCE_SHORT[value] }))}
               {...form.getInputProps('cadence')}
             />
             <Text size="xs" c="dimmed">

@@ -150,7 +150,7 @@ export function NotificationRulesCard() {
                         </Button>
                         <Button
                           size="xs"
-                          variant="light"
+                          variant="outline"
                           color="red"
                           leftSection={<IconTrash size={14} aria-hidden />}
                           onClick={() => setRemoving(rule)}

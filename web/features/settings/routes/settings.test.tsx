@@ -14,7 +14,8 @@ import {
 async function openSettings(tab: string, handlers: Record<string, FetchHandler> = {}, overrides = {}) {
   const member = signIn(buildUser(overrides));
   const rendered = renderApp({ route: tab ? `/settings?tab=${tab}` : '/settings', handlers });
-  await screen.findByRole('heading', { level: 1, name: 'Settings' });
+  // The lazily loaded screen's first load (a cold transform on a busy machine) can take over a second.
+  await screen.findByRole('heading', { level: 1, name: 'Settings' }, { timeout: 5000 });
   return { ...rendered, member };
 }
 

@@ -1,0 +1,121 @@
+import type { Kysely } from 'kysely';
+import type { CreateSavedViewBody, SavedView, UpdateSavedViewBody } from '../../../shared/schemas/views.ts';
+import { isUniqueViolation } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+import { conflict, forbidden, notFound } from '../../lib/app-error.ts';
+import { type Clock, isoNow } from '../../lib/clock.ts';
+import * as queries from './views.queries.ts';
+
+export interface Viewer {
+  id: number;
+  is_admin: boolean;
+}
+
+const VIEW_NOT_FOUND = 'View not found';
+
+/**
+ * Saved views of the list (docs/product.md#saved-views). A member sees their own views and the
+ * team's shared ones; another member's private view does not exist for them (404). Only the
+ * owner changes a view, and an admin a shared one.
+ */
+export class SavedViewsService {
+  readonly #db: Kysely<Database>;
+  readonly #clock: Clock;
+
+  constructor(deps: { db: Kysely<Database>; clock: Clock }) {
+    this.#db = deps.db;
+    this.#clock = deps.clock;
+  }
+
+  async list(viewer: Viewer): Promise<SavedView[]> {
+    const rows = await queries.listVisibleViews(this.#db, viewer.id);
+    return rows.map((row) => present(row, viewer));
+  }
+
+  async create(
+    viewer: Viewer,
+    body: Required<Pick<CreateSavedViewBody, 'name' | 'query'>> & { shared: boolean },
+  ) {
+    const now = isoNow(this.#clock);
+    const id = await this.#named(body.name, () =>
+      queries.insertView(this.#db, {
+        user_id: viewer.id,
+        name: body.name,
+        name_lower: body.name.toLowerCase(),
+        query: body.query,
+        shared: body.shared ? 1 : 0,
+        created_at: now,
+        updated_at: now,
+      }),
+    );
+    return this.#get(viewer, id);
+  }
+
+  async update(viewer: Viewer, id: number, body: UpdateSavedViewBody & { query?: string }) {
+    await this.#editable(viewer, id);
+    await this.#named(body.name ?? '', () =>
+      queries.updateView(this.#db, id, {
+        ...(body.name !== undefined ? { name: body.name, name_lower: body.name.toLowerCase() } : {}),
+        ...(body.query !== undefined ? { query: body.query } : {}),
+        ...(body.shared !== undefined ? { shared: body.shared ? 1 : 0 } : {}),
+        updated_at: isoNow(this.#clock),
+      }),
+    );
+    return this.#get(viewer, id);
+  }
+
+  async remove(viewer: Viewer, id: number): Promise<void> {
+    await this.#editable(viewer, id);
+    await queries.deleteView(this.#db, id);
+  }
+
+  async #get(viewer: Viewer, id: number): Promise<SavedView> {
+    const row = await queries.findView(this.#db, id);
+    if (!row || !visible(row, viewer)) throw notFound(VIEW_NOT_FOUND);
+    return present(row, viewer);
+  }
+
+  async #editable(viewer: Viewer, id: number) {
+    const row = await queries.findView(this.#db, id);
+    if (!row || !visible(row, viewer)) throw notFound(VIEW_NOT_FOUND);
+    if (!canEdit(row, viewer)) throw forbiddenEdit();
+    return row;
+  }
+
+  /** A second view of the same name (any case) for one member is refused, not merged. */
+  async #named<T>(name: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(`You already have a view named “${name}”.`);
+      throw error;
+    }
+  }
+}
+
+type Row = NonNullable<Awaited<ReturnType<typeof queries.findView>>>;
+
+function visible(row: Row, viewer: Viewer): boolean {
+  return row.user_id === viewer.id || row.shared === 1;
+}
+
+function canEdit(row: Row, viewer: Viewer): boolean {
+  return row.user_id === viewer.id || (row.shared === 1 && viewer.is_admin);
+}
+
+function forbiddenEdit() {
+  return forbidden('Only the member who saved this view, or an admin for a shared view, can change it.');
+}
+
+function present(row: Row, viewer: Viewer): SavedView {
+  return {
+    id: row.id,
+    name: row.name,
+    query: row.query,
+    shared: row.shared === 1,
+    owner: { id: row.user_id, username: row.username },
+    can_edit: canEdit(row, viewer),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}

@@ -29,6 +29,7 @@ import { notificationRoutes } from './modules/notifications/notifications.routes
 import { releasesRoutes } from './modules/releases/releases.routes.ts';
 import { catalogueRoutes } from './modules/repos/catalogue.routes.ts';
 import { reposRoutes } from './modules/repos/repos.routes.ts';
+import { viewsRoutes } from './modules/views/views.routes.ts';
 import access from './plugins/access.ts';
 import auth from './plugins/auth.ts';
 import database from './plugins/database.ts';
@@ -196,6 +197,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(historyRoutes);
   await app.register(catalogueRoutes);
   await app.register(activityRoutes);
+  await app.register(viewsRoutes);
 
   await app.register(webApp, { distDir: options.webDistDir });
   return app;

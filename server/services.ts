@@ -29,6 +29,7 @@ import { registerImportJobs } from './modules/repos/import-jobs.ts';
 import { RepositorySyncService } from './modules/repos/repository-sync.service.ts';
 import { registerSyncJobs } from './modules/repos/sync-jobs.ts';
 import { VersionsService } from './modules/repos/versions.service.ts';
+import { SavedViewsService } from './modules/views/views.service.ts';
 import { registerSlackMessageJob } from './notifications/slack-jobs.ts';
 
 export interface ServiceDeps {
@@ -165,6 +166,7 @@ export function buildServices(deps: ServiceDeps) {
     history,
     notifications,
     versions: new VersionsService({ db, catalogue, clock }),
+    savedViews: new SavedViewsService({ db, clock }),
     activity: new ActivityService({ db, catalogue, clock, config }),
   };
 }

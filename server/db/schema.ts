@@ -243,6 +243,15 @@ export interface RepositoryEventsTable {
   created_at: string;
 }
 
+/** The Atom feed's token per member (docs/product.md#activity-feed), stored as its SHA-256 only. */
+export interface FeedTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
 /** A member's notification channel (docs/product.md#notification-rules); the URL sealed. */
 export interface NotificationChannelsTable {
   id: Generated<number>;
@@ -306,15 +315,6 @@ export interface NotificationCursorsTable {
   updated_at: string;
 }
 
-/** The Atom feed's token per member (docs/product.md#activity-feed), stored as its SHA-256 only. */
-export interface FeedTokensTable {
-  id: Generated<number>;
-  user_id: number;
-  token_hash: string;
-  created_at: string;
-  last_used_at: string | null;
-}
-
 /** Per repository: release tracking settings and what the sync engine learnt (docs/product.md#releases). */
 export interface RepositoryReleaseTrackingTable {
   repository_id: number;
@@ -349,6 +349,18 @@ export interface FeedTokensTable {
   last_used_at: string | null;
 }
 
+/** Saved views of the repository list (docs/product.md#saved-views). */
+export interface SavedViewsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  name_lower: string;
+  query: string;
+  shared: Flag;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   repositories: RepositoriesTable;
   repository_aliases: RepositoryAliasesTable;
@@ -358,19 +370,21 @@ export interface Database {
   repository_metrics: RepositoryMetricsTable;
   repository_history: RepositoryHistoryTable;
   repository_events: RepositoryEventsTable;
+  feed_tokens: FeedTokensTable;
   repository_release_tracking: RepositoryReleaseTrackingTable;
   repository_releases: RepositoryReleasesTable;
-  feed_tokens: FeedTokensTable;
   notification_channels: NotificationChannelsTable;
   notification_rules: NotificationRulesTable;
   notification_digest_items: NotificationDigestItemsTable;
   notification_deliveries: NotificationDeliveriesTable;
   notification_cursors: NotificationCursorsTable;
+  feed_tokens: FeedTokensTable;
   repository_tags: RepositoryTagsTable;
   repository_sync_state: RepositorySyncStateTable;
   repository_topics: RepositoryTopicsTable;
   repository_search: RepositorySearchTable;
   users: UsersTable;
+  saved_views: SavedViewsTable;
   instance_bootstrap: InstanceBootstrapTable;
   refresh_tokens: RefreshTokensTable;
   email_tokens: EmailTokensTable;

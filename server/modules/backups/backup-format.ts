@@ -19,6 +19,7 @@ export const BACKUP_TABLES: readonly { name: string; key: readonly string[] }[] 
   { name: 'feed_tokens', key: ['id'] },
   { name: 'job_leases', key: ['name'] },
   { name: 'audit_log', key: ['id'] },
+  { name: 'saved_views', key: ['id'] },
   { name: 'repositories', key: ['id'] },
   { name: 'repository_aliases', key: ['full_name_lower'] },
   { name: 'repository_access', key: ['repository_id', 'user_id'] },

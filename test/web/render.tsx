@@ -131,6 +131,10 @@ export function stubFetch(
     'GET /version': () => jsonResponse(version),
     'GET /auth/me': meFromStorage,
     'POST /auth/logout': () => jsonResponse({ message: 'Signed out' }),
+    // Cards composed into other screens (the repository page's activity, Settings' feed): quiet
+    // by default, so a screen's own test needn't answer for them.
+    'GET /activity': () => jsonResponse({ events: [], next_cursor: null }),
+    'GET /auth/me/feed-token': () => jsonResponse({ exists: false, created_at: null, last_used_at: null }),
     ...handlers,
   };
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {

@@ -14,13 +14,15 @@ const ForgotPasswordRoute = lazy(() => import('../features/auth/routes/forgot-pa
 const ResetPasswordRoute = lazy(() => import('../features/auth/routes/reset-password.tsx'));
 const ResendVerificationRoute = lazy(() => import('../features/auth/routes/resend-verification.tsx'));
 const RepositoryListRoute = lazy(() => import('../features/repositories/routes/repository-list.tsx'));
-const RepositoryDetailRoute = lazy(() => import('../features/repositories/routes/repository-detail.tsx'));
+// The detail screen with the activity feature's card: composed here, as features don't import each other.
+const RepositoryDetailRoute = lazy(() => import('./repository-detail-screen.tsx'));
 const AddRepositoriesRoute = lazy(() => import('../features/repositories/routes/add-repositories.tsx'));
 const TagsRoute = lazy(() => import('../features/tags/routes/tags.tsx'));
 const StatsRoute = lazy(() => import('../features/stats/routes/stats.tsx'));
 const ProfileRoute = lazy(() => import('../features/profile/routes/profile.tsx'));
 const SettingsRoute = lazy(() => import('../features/settings/routes/settings.tsx'));
 const AdminRoute = lazy(() => import('../features/admin/routes/admin.tsx'));
+const ActivityRoute = lazy(() => import('../features/activity/routes/activity.tsx'));
 
 export interface ScreenRoute {
   path: string;
@@ -57,6 +59,13 @@ export const screenRoutes: ScreenRoute[] = [
     screen: StatsRoute,
     prompt: 'Please sign in to view your statistics.',
     title: 'Statistics',
+  },
+  {
+    path: '/activity',
+    access: 'member-prompt',
+    screen: ActivityRoute,
+    prompt: 'Please sign in to view the activity.',
+    title: 'Activity',
   },
   {
     path: '/add',

@@ -1,5 +1,5 @@
 import { Badge, NavLink, Stack, Tooltip } from '@mantine/core';
-import { IconChartBar, IconHome, IconTags, type TablerIcon } from '@tabler/icons-react';
+import { IconActivity, IconChartBar, IconHome, IconTags, type TablerIcon } from '@tabler/icons-react';
 import { Link, useLocation, useMatches } from 'react-router';
 import { formatCount } from '../../../shared/format.ts';
 import { useSidebarCounts } from './use-sidebar-counts.ts';
@@ -38,6 +38,7 @@ export function SidebarNav({ collapsed }: { collapsed: boolean }) {
     },
     { label: 'Tags', to: '/tags', icon: IconTags, activeOn: ['/tags'], count: counts.tags },
     { label: 'Statistics', to: '/stats', icon: IconChartBar, activeOn: ['/stats'], count: null },
+    { label: 'Activity', to: '/activity', icon: IconActivity, activeOn: ['/activity'], count: null },
   ];
 
   return (

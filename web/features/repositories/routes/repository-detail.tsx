@@ -34,8 +34,14 @@ import { VersionsSection } from '../components/detail/versions-section.tsx';
 export const INVALID_ID_MESSAGE = 'Invalid repository ID.';
 export const TIMED_OUT_MESSAGE = 'Connection timed out. Loading repository from local database.';
 
+/** Cards other features add to the page, composed in web/app (features don't import each other). */
+export interface RepositoryDetailSlots {
+  /** Beside the metadata: the repository's recent activity. */
+  aside?: (repository: Repository) => ReactNode;
+}
+
 /** The repository detail at #/repo/:id, base64 of the full name (docs/product.md#repository-detail). */
-export default function RepositoryDetailRoute() {
+export default function RepositoryDetailRoute({ slots = {} }: { slots?: RepositoryDetailSlots }) {
   const { id = '' } = useParams();
   const fullName = decodeRouteId(id);
   return (
@@ -60,14 +66,14 @@ export default function RepositoryDetailRoute() {
             <InlineMessage kind="error">{INVALID_ID_MESSAGE}</InlineMessage>
           </>
         ) : (
-          <RepositoryDetail key={fullName} fullName={fullName} />
+          <RepositoryDetail key={fullName} fullName={fullName} slots={slots} />
         )}
       </Stack>
     </Container>
   );
 }
 
-function RepositoryDetail({ fullName }: { fullName: string }) {
+function RepositoryDetail({ fullName, slots }: { fullName: string; slots: RepositoryDetailSlots }) {
   const repository = useRepository(fullName);
   useScreenTitle(fullName);
 
@@ -80,7 +86,7 @@ function RepositoryDetail({ fullName }: { fullName: string }) {
             onRetry={() => void repository.refetch()}
           />
         )}
-        <LoadedRepository repository={repository.data} />
+        <LoadedRepository repository={repository.data} slots={slots} />
       </>
     );
   }
@@ -102,7 +108,7 @@ function RepositoryDetail({ fullName }: { fullName: string }) {
 
 type SectionKey = 'history' | 'comments' | 'versions' | 'compare' | 'commits';
 
-function LoadedRepository({ repository }: { repository: Repository }) {
+function LoadedRepository({ repository, slots }: { repository: Repository; slots: RepositoryDetailSlots }) {
   // Sections render their content only while open: commits and the chart load on first expand.
   const [open, setOpen] = useState<string[]>(['comments', 'versions', 'compare']);
   const versions = useVersions(repository.id);
@@ -144,7 +150,10 @@ function LoadedRepository({ repository }: { repository: Repository }) {
           <InformationCard repository={repository} now={now} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
-          <MetadataCard repository={repository} />
+          <Stack gap="md">
+            <MetadataCard repository={repository} />
+            {slots.aside?.(repository)}
+          </Stack>
         </Grid.Col>
       </Grid>
       <Grid gap="md">

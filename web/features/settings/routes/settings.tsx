@@ -9,6 +9,7 @@ import {
 } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { useSignedInUser } from '../../../lib/auth/auth-context.tsx';
+import { FeedTokenCard } from '../components/feed-token-card.tsx';
 import { GitHubTokenCard } from '../components/github-token-card.tsx';
 import { NotificationsTab } from '../components/notifications-tab.tsx';
 import { PasswordTab } from '../components/password-tab.tsx';
@@ -77,6 +78,8 @@ export default function SettingsRoute() {
           </Tabs.Panel>
           <Tabs.Panel value="notifications">
             <NotificationsTab />
+            {/* The activity's Atom feed: another way to follow what changed (docs/product.md#activity-feed). */}
+            <FeedTokenCard mt="lg" />
           </Tabs.Panel>
           <Tabs.Panel value="preferences">
             <Paper withBorder radius="lg" p="xl">

@@ -1,0 +1,58 @@
+import {
+  IconArchive,
+  IconArchiveOff,
+  IconArrowsExchange,
+  IconCloudOff,
+  IconFileDescription,
+  IconHash,
+  IconLicense,
+  IconPlus,
+  IconStar,
+  IconTag,
+  IconZzz,
+  type TablerIcon,
+} from '@tabler/icons-react';
+import { describeRelativeAge, formatTime } from '../../../../shared/format.ts';
+import type { EventType } from '../../../../shared/schemas/activity.ts';
+
+/** Each type's icon, colour and the name the type filter shows. */
+export const EVENT_PRESENTATION: Record<EventType, { icon: TablerIcon; color: string; label: string }> = {
+  repository_added: { icon: IconPlus, color: 'blue', label: 'Added' },
+  release_published: { icon: IconTag, color: 'grape', label: 'Release published' },
+  archived: { icon: IconArchive, color: 'yellow', label: 'Archived' },
+  unarchived: { icon: IconArchiveOff, color: 'teal', label: 'Unarchived' },
+  license_changed: { icon: IconLicense, color: 'orange', label: 'Licence changed' },
+  renamed: { icon: IconArrowsExchange, color: 'indigo', label: 'Renamed or transferred' },
+  gone: { icon: IconCloudOff, color: 'red', label: 'Gone from GitHub' },
+  description_changed: { icon: IconFileDescription, color: 'cyan', label: 'Description changed' },
+  topics_changed: { icon: IconHash, color: 'lime', label: 'Topics changed' },
+  star_milestone: { icon: IconStar, color: 'yellow', label: 'Star milestone' },
+  stale: { icon: IconZzz, color: 'gray', label: 'Stale' },
+};
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * When an event happened, as the feed shows it: the time for today's ('Today, 14:05'), else the
+ * age in words ('3 days ago'), from the shared formatting helpers.
+ */
+export function eventAge(occurredAt: string, now: Date = new Date()): string {
+  const at = Date.parse(occurredAt);
+  if (!Number.isNaN(at) && now.getTime() - at < DAY_MS && new Date(at).getDate() === now.getDate())
+    return `Today, ${formatTime(occurredAt)}`;
+  return describeRelativeAge(occurredAt, now);
+}
+
+/**
+ * The sentence split around the repository's name, so the name can be a link: `before`, the
+ * name, `after`; `name` is null when the sentence doesn't contain it (a renamed repository's
+ * old event names its former name).
+ */
+export function splitSentence(
+  sentence: string,
+  fullName: string,
+): { before: string; name: string | null; after: string } {
+  const index = sentence.indexOf(fullName);
+  if (index < 0) return { before: sentence, name: null, after: '' };
+  return { before: sentence.slice(0, index), name: fullName, after: sentence.slice(index + fullName.length) };
+}

@@ -183,11 +183,19 @@ const REPOSITORY = fields<RepositoryModel>({
   defaultBranchRef: ({ repo }): RefModel | null => (repo.isEmpty ? null : { __typename: 'Ref', repo }),
   releases: ({ repo }, args, context, info) => {
     countOnlyArguments(info, args, ['orderBy']);
-    const newestFirst = context.directory.releases.releases(
-      repo,
-      context.directory.isCollaborator(context.caller),
-    );
     const order = args.orderBy as { field?: string; direction?: string } | undefined;
+    const collaborator = context.directory.isCollaborator(context.caller);
+    // Newest first from the start (the app's query): only `first` of them need building.
+    const newestOnly =
+      (!order || (order.field === 'CREATED_AT' && order.direction === 'DESC')) && !args.after;
+    if (newestOnly && typeof args.first === 'number') {
+      const newest = context.directory.releases.releases(repo, collaborator, args.first);
+      const total = context.directory.releases.releaseTotal(repo, collaborator);
+      return connection(total, args, (offset, limit) =>
+        newest.slice(offset, offset + limit).map((release) => releaseModel(repo, release)),
+      );
+    }
+    const newestFirst = context.directory.releases.releases(repo, collaborator);
     // Without orderBy the double lists them as REST does: newest first.
     const ascending =
       order?.field === 'NAME'
@@ -205,8 +213,15 @@ const REPOSITORY = fields<RepositoryModel>({
   refs: ({ repo }, args, context, info) => {
     countOnlyArguments(info, args, ['refPrefix', 'orderBy']);
     if (args.refPrefix !== 'refs/tags/') unsupported(info, `with refPrefix ${String(args.refPrefix)}`);
-    const newestFirst = context.directory.releases.tags(repo);
     const order = args.orderBy as { field?: string; direction?: string } | undefined;
+    const newestOnly = order?.field === 'TAG_COMMIT_DATE' && order.direction === 'DESC' && !args.after;
+    if (newestOnly && typeof args.first === 'number') {
+      const newest = context.directory.releases.tags(repo, args.first);
+      return connection(context.directory.releases.tagTotal(repo), args, (offset, limit) =>
+        newest.slice(offset, offset + limit).map((tag): RefModel => ({ __typename: 'Ref', repo, tag })),
+      );
+    }
+    const newestFirst = context.directory.releases.tags(repo);
     // GitHub's default (and ALPHABETICAL) is by name; TAG_COMMIT_DATE by the tagged commit.
     const ascending =
       order?.field === 'TAG_COMMIT_DATE'

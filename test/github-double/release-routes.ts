@@ -93,17 +93,19 @@ function answer(endpoint: Endpoint, resolution: Resolution, context: RouteContex
     if (!latest) return notFound(endpoint);
     return { status: 200, body: restRelease(repo, latest, context.baseUrl), conditional: true };
   }
-  const items: (DoubleRelease | DoubleTag)[] =
-    endpoint === 'releases'
-      ? overlay.releases(repo, context.directory.isCollaborator(context.caller))
-      : overlay.tags(repo);
   const page = parsePageRequest(context.url.searchParams);
-  const slice = items.slice((page.page - 1) * page.perPage, page.page * page.perPage);
+  const end = page.page * page.perPage;
+  const collaborator = context.directory.isCollaborator(context.caller);
+  // Only the pages up to this one are built: a history may hold thousands of releases.
+  const items: (DoubleRelease | DoubleTag)[] =
+    endpoint === 'releases' ? overlay.releases(repo, collaborator, end) : overlay.tags(repo, end);
+  const total = endpoint === 'releases' ? overlay.releaseTotal(repo, collaborator) : overlay.tagTotal(repo);
+  const slice = items.slice((page.page - 1) * page.perPage, end);
   const link = linkHeader(
     `${context.baseUrl}/repositories/${repo.id}${SUB_PATHS[endpoint]}`,
     context.url.searchParams,
     page,
-    items.length,
+    total,
   );
   return {
     status: 200,

@@ -157,7 +157,7 @@ export class ReleaseOverlay {
     if (repo.isEmpty) throw new Error(`GitHub double: ${repo.fullName} is empty and can't be released`);
     if (this.releases(repo, true).some((release) => release.tag === input.tag))
       throw new Error(`GitHub double: ${repo.fullName} already has a release ${input.tag}`);
-    const newest = this.releases(repo, true)[0];
+    const newest = this.releases(repo, true, 1)[0];
     // Never older than what is listed already, whatever the clock says.
     const at = iso(Math.max(Date.now(), newest ? Date.parse(newest.createdAt) + 60_000 : 0));
     this.#sequence += 1;
@@ -202,48 +202,91 @@ export class ReleaseOverlay {
     });
   }
 
-  /** Releases newest first (by creation, as GitHub lists them); drafts only for collaborators. */
-  releases(repo: DoubleRepository, withDrafts: boolean): DoubleRelease[] {
+  /**
+   * Releases newest first (by creation, as GitHub lists them); drafts only for collaborators.
+   * `limit`: only the newest that many are built (a history may hold thousands, and a page or
+   * the batch query's `first: 5` needs a few).
+   */
+  releases(repo: DoubleRepository, withDrafts: boolean, limit = Number.POSITIVE_INFINITY): DoubleRelease[] {
     const deleted = this.#deleted.get(repo.key);
-    const all: DoubleRelease[] = [];
+    const keep = (release: DoubleRelease) => !deleted?.has(release.tag) && (withDrafts || !release.draft);
+    // What tests published is newer than anything derived (publish() sees to it).
+    const result = [...(this.#published.get(repo.key) ?? [])].reverse().filter(keep);
     if (releaseStyleOf(repo) === 'releases') {
       const count = releaseCount(repo);
-      for (let index = count - 1; index >= 0; index--) all.push(generatedRelease(repo, index));
-      // Some projects keep a draft of the next release on top.
-      if (hashUnit(`${repo.key}:draft`) < 0.3) {
-        const tag = tagName(repo, count, false);
-        const at = iso(commitDateMs(repo, repo.commitCount) + 7200_000);
-        all.unshift({
-          id: repo.id * 10_000 + count + 1,
-          tag,
-          name: `${tag} (draft)`,
-          body: 'Notes for the next release.',
-          draft: true,
-          prerelease: false,
-          createdAt: at,
-          publishedAt: null,
-          commitNumber: repo.commitCount,
-        });
+      const draft = this.#derivedDraft(repo, count);
+      if (draft && keep(draft)) result.push(draft);
+      // Derived releases are in commit order, so newest first is highest index first.
+      for (let index = count - 1; index >= 0 && result.length < limit; index--) {
+        const release = generatedRelease(repo, index);
+        if (keep(release)) result.push(release);
       }
     }
-    all.push(...(this.#published.get(repo.key) ?? []));
-    return all
-      .filter((release) => !deleted?.has(release.tag) && (withDrafts || !release.draft))
-      .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.id - a.id);
+    return result
+      .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.id - a.id)
+      .slice(0, limit);
+  }
+
+  /** How many releases `releases()` lists in all, without building them. */
+  releaseTotal(repo: DoubleRepository, withDrafts: boolean): number {
+    const deleted = this.#deleted.get(repo.key) ?? new Set<string>();
+    const published = (this.#published.get(repo.key) ?? []).filter(
+      (release) => !deleted.has(release.tag) && (withDrafts || !release.draft),
+    ).length;
+    if (releaseStyleOf(repo) !== 'releases') return published;
+    const count = releaseCount(repo);
+    const draft = this.#derivedDraft(repo, count);
+    const publishedTags = new Set((this.#published.get(repo.key) ?? []).map((release) => release.tag));
+    let derived = count + (draft && withDrafts ? 1 : 0);
+    for (const tag of deleted) {
+      if (publishedTags.has(tag)) continue;
+      if (draft && tag === draft.tag) derived -= withDrafts ? 1 : 0;
+      else derived -= 1;
+    }
+    return published + derived;
+  }
+
+  /** Some projects keep a draft of the next release on top. */
+  #derivedDraft(repo: DoubleRepository, count: number): DoubleRelease | undefined {
+    if (hashUnit(`${repo.key}:draft`) >= 0.3) return undefined;
+    const tag = tagName(repo, count, false);
+    const at = iso(commitDateMs(repo, repo.commitCount) + 7200_000);
+    return {
+      id: repo.id * 10_000 + count + 1,
+      tag,
+      name: `${tag} (draft)`,
+      body: 'Notes for the next release.',
+      draft: true,
+      prerelease: false,
+      createdAt: at,
+      publishedAt: null,
+      commitNumber: repo.commitCount,
+    };
   }
 
   /** GitHub's "latest release": the newest published release that is not a pre-release. */
   latest(repo: DoubleRepository): DoubleRelease | undefined {
-    return this.releases(repo, false).find((release) => !release.prerelease);
+    for (let limit = 8; ; limit *= 4) {
+      const releases = this.releases(repo, false, limit);
+      const latest = releases.find((release) => !release.prerelease);
+      if (latest || releases.length < limit) return latest;
+    }
   }
 
   /** Tags, newest commit first (a deleted release leaves its tag; drafts have none yet). */
-  tags(repo: DoubleRepository): DoubleTag[] {
+  tags(repo: DoubleRepository, limit = Number.POSITIVE_INFINITY): DoubleTag[] {
     const tags: DoubleTag[] = [];
+    for (const release of this.#published.get(repo.key) ?? []) {
+      // Pushed after every derived tag: ordered by the overlay's sequence, above them.
+      const order = 1_000_000 + release.id - (repo.id * 10_000 + 9_000);
+      if (!release.draft) tags.push({ name: release.tag, commitNumber: release.commitNumber, order });
+    }
+    tags.push(...(this.#tags.get(repo.key) ?? []));
     const style = releaseStyleOf(repo);
     if (style !== 'none') {
       const count = releaseCount(repo);
-      for (let index = 0; index < count; index++) {
+      // Tests' tags sit on the newest commits: the newest `limit` derived ones are enough.
+      for (let index = count - 1; index >= 0 && count - 1 - index < limit; index--) {
         const prerelease = style === 'releases' && hashUnit(`${repo.key}:prerelease:${index}`) < 0.15;
         tags.push({
           name: tagName(repo, index, prerelease),
@@ -252,13 +295,14 @@ export class ReleaseOverlay {
         });
       }
     }
-    for (const release of this.#published.get(repo.key) ?? []) {
-      // Pushed after every derived tag: ordered by the overlay's sequence, above them.
-      const order = 1_000_000 + release.id - (repo.id * 10_000 + 9_000);
-      if (!release.draft) tags.push({ name: release.tag, commitNumber: release.commitNumber, order });
-    }
-    tags.push(...(this.#tags.get(repo.key) ?? []));
-    return tags.sort((a, b) => b.commitNumber - a.commitNumber || b.order - a.order);
+    return tags.sort((a, b) => b.commitNumber - a.commitNumber || b.order - a.order).slice(0, limit);
+  }
+
+  /** How many tags `tags()` lists in all. */
+  tagTotal(repo: DoubleRepository): number {
+    const derived = releaseStyleOf(repo) === 'none' ? 0 : releaseCount(repo);
+    const published = (this.#published.get(repo.key) ?? []).filter((release) => !release.draft).length;
+    return derived + published + (this.#tags.get(repo.key)?.length ?? 0);
   }
 
   #list<T>(map: Map<string, T[]>, key: string): T[] {

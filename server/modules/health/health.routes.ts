@@ -85,6 +85,7 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (a
       schema: {
         tags: ['system'],
         summary: 'Prometheus metrics (an admin’s bearer token or METRICS_TOKEN)',
+        security: [{ bearerAuth: [] }],
         produces: ['text/plain'],
         response: {
           200: z.string().describe('Prometheus text exposition format 0.0.4'),

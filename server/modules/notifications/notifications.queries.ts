@@ -320,6 +320,29 @@ export async function updateDelivery(
   await db.updateTable('notification_deliveries').set(changes).where('id', '=', id).execute();
 }
 
+/** Deliveries still pending since before `before`, oldest first. */
+export function listStalePendingDeliveries(db: Db, before: string, limit: number): Promise<DeliveryRow[]> {
+  return db
+    .selectFrom('notification_deliveries')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .where('updated_at', '<', before)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** The job rows of one delivery (any status), newest first. */
+export function findDeliveryJobs(db: Db, kind: string, deliveryId: number) {
+  return db
+    .selectFrom('jobs')
+    .select(['status', 'last_error'])
+    .where('kind', '=', kind)
+    .where('payload', '=', JSON.stringify({ delivery_id: deliveryId }))
+    .orderBy('id', 'desc')
+    .execute();
+}
+
 export function listDeliveries(db: Db, userId: number, limit: number): Promise<DeliveryRow[]> {
   return db
     .selectFrom('notification_deliveries')

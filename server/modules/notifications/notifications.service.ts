@@ -63,6 +63,11 @@ export interface DigestPayload {
 /** Events read per dispatcher step. */
 const DISPATCH_BATCH = 200;
 const MAX_ERROR_LENGTH = 1000;
+/**
+ * How long a pending delivery is left alone before its job is looked for: a delivery and its job
+ * are written in one transaction, so this only keeps clear of one being written right now.
+ */
+export const STRANDED_AFTER_MS = 10 * 60 * 1000;
 
 const CHANNEL_NOT_FOUND = 'Notification channel not found';
 const RULE_NOT_FOUND = 'Notification rule not found';
@@ -301,7 +306,7 @@ export class NotificationsService {
    */
   async dispatch(options: { deadline?: number } = {}) {
     const { db } = this.#deps;
-    const outcome = { events: 0, deliveries: 0, digestItems: 0 };
+    const outcome = { events: 0, deliveries: 0, digestItems: 0, recovered: await this.recoverStranded() };
     const rules = await queries.listLiveRules(db);
     const visible = new VisibilityCache(this.#deps.catalogue);
     for (;;) {
@@ -355,6 +360,41 @@ export class NotificationsService {
       outcome.digestItems += digest.length;
     }
     return outcome;
+  }
+
+  /**
+   * Deliveries left pending without their job: a restore empties the job queue (it is work in
+   * flight, not data), and a job cut off by its own deadline on its last attempt never wrote
+   * the outcome. The first are queued again; the second get the job's error and fail; one whose
+   * job is waiting for a retry is left alone.
+   */
+  async recoverStranded(): Promise<number> {
+    const { db, clock } = this.#deps;
+    const before = new Date(clock.now().getTime() - STRANDED_AFTER_MS).toISOString();
+    let recovered = 0;
+    for (const delivery of await queries.listStalePendingDeliveries(db, before, 100)) {
+      const [job] = await queries.findDeliveryJobs(db, NOTIFY_DELIVER_JOB, delivery.id);
+      if (job?.status === 'pending') continue;
+      const now = isoNow(clock);
+      if (job) {
+        await queries.updateDelivery(db, delivery.id, {
+          status: 'failed',
+          last_error: clip(job.last_error ?? 'The delivery was interrupted'),
+          updated_at: now,
+        });
+      } else {
+        await db.transaction().execute(async (trx) => {
+          await queries.updateDelivery(trx, delivery.id, { updated_at: now });
+          await this.#deps.jobs.enqueue<DeliverPayload>(
+            NOTIFY_DELIVER_JOB,
+            { delivery_id: delivery.id },
+            { db: trx },
+          );
+        });
+      }
+      recovered += 1;
+    }
+    return recovered;
   }
 
   /**

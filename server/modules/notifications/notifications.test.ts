@@ -774,3 +774,40 @@ describe('schedule', () => {
     );
   });
 });
+
+describe('recovery', () => {
+  it('queues again a delivery whose job a restore dropped, and fails one whose job died', async () => {
+    const member = await signedInUser(t.app);
+    const { channel, bodies } = await sinkChannel(member);
+    await addRule(member, { channel_id: channel.id, event_types: null, tags: null, cadence: 'instant' });
+    const repo = await repository('acme/restored');
+    await t.app.services.jobs.stop();
+    try {
+      await record(release(repo.id, 'v1'), release(repo.id, 'v2'));
+      await service().dispatch();
+      const [lost, died] = await deliveries(member);
+      // A restore empties the job queue; a job cut off on its last attempt never wrote back.
+      await t.app.db
+        .deleteFrom('jobs')
+        .where('payload', '=', JSON.stringify({ delivery_id: lost?.id }))
+        .execute();
+      await t.app.db
+        .updateTable('jobs')
+        .set({ status: 'failed', last_error: 'timed out after 1500 ms' })
+        .where('payload', '=', JSON.stringify({ delivery_id: died?.id }))
+        .execute();
+      // Not yet: a delivery is left alone for ten minutes.
+      expect((await service().dispatch()).recovered).toBe(0);
+      clock.advance(11 * 60);
+      expect((await service().dispatch()).recovered).toBe(2);
+    } finally {
+      t.app.services.jobs.start();
+    }
+    const rows = await settled(member, 2);
+    expect(rows.map((row) => [row.status, row.last_error])).toEqual([
+      ['sent', null],
+      ['failed', 'timed out after 1500 ms'],
+    ]);
+    expect(bodies()).toHaveLength(1);
+  });
+});

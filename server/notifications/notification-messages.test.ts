@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '../../shared/schemas/activity.ts';
+import {
+  describeEvent,
+  discordPayload,
+  groupByRepository,
+  headline,
+  MAX_REPOSITORIES_LISTED,
+  type NotifiedEvent,
+  plainText,
+  slackPayload,
+} from './notification-messages.ts';
+
+const repository = (id: string) => ({ id, url: `https://github.com/${id}` });
+
+function event(id: number, type: NotifiedEvent['type'], data: unknown, repo = 'acme/web'): NotifiedEvent {
+  return { id, type, occurred_at: '2026-11-25T10:00:00.000Z', data, repository: repository(repo) };
+}
+
+describe('event wording', () => {
+  it.each([
+    ['repository_added', {}, 'was added to the catalogue'],
+    [
+      'release_published',
+      { tag: 'v2.0.0', name: 'Two', url: null, prerelease: false },
+      'published release v2.0.0 (Two)',
+    ],
+    [
+      'release_published',
+      { tag: 'v3.0.0-rc1', name: 'v3.0.0-rc1', url: null, prerelease: true },
+      'published pre-release v3.0.0-rc1',
+    ],
+    ['archived', {}, 'was archived'],
+    ['unarchived', {}, 'was unarchived'],
+    ['license_changed', { from: '', to: 'MIT' }, 'changed its licence from none to MIT'],
+    ['renamed', { from: 'a/b', to: 'c/d' }, 'was renamed from a/b to c/d'],
+    ['gone', {}, 'is gone from GitHub'],
+    ['description_changed', { from: 'x', to: '  A parser  ' }, 'changed its description to “A parser”'],
+    ['description_changed', { from: 'x', to: null }, 'removed its description'],
+    ['topics_changed', { added: ['cli'], removed: ['old'] }, 'changed its topics (+cli, −old)'],
+    ['star_milestone', { milestone: 25_000, stars: 25_013 }, 'passed 25K stars'],
+    ['stale', { last_commit: null, days: 181 }, 'has had no commit for 181 days'],
+  ] as const)('%s %j reads "%s"', (type, data, text) => {
+    expect(describeEvent({ type, data })).toBe(text);
+  });
+
+  it('words every event type, and falls back to the type’s name for unreadable details', () => {
+    for (const type of EVENT_TYPES)
+      expect(describeEvent({ type, data: { nonsense: true } }).length).toBeGreaterThan(3);
+    expect(describeEvent({ type: 'renamed', data: { from: 1 } })).toBe('Renamed or transferred');
+  });
+});
+
+describe('digests', () => {
+  const many = Array.from({ length: MAX_REPOSITORIES_LISTED + 3 }, (_, i) =>
+    event(i + 1, 'archived', {}, `acme/repo-${i}`),
+  );
+  const input = { kind: 'daily' as const, appName: 'Tracker', publicUrl: 'https://t.example', events: many };
+
+  it('groups by repository in the order of their first event, and counts what it leaves out', () => {
+    const mixed = [
+      event(3, 'gone', {}, 'b/b'),
+      event(1, 'archived', {}, 'a/a'),
+      event(2, 'unarchived', {}, 'b/b'),
+    ];
+    expect(
+      groupByRepository(mixed).map((group) => [group.repository.id, group.events.map((e) => e.id)]),
+    ).toEqual([
+      ['a/a', [1]],
+      ['b/b', [2, 3]],
+    ]);
+    expect(headline(input)).toBe(
+      `Tracker daily digest: ${many.length} events in ${many.length} repositories`,
+    );
+    expect(plainText(input)).toContain('…and 3 more repositories.');
+    const slack = slackPayload(input);
+    expect(slack.blocks.length).toBeLessThanOrEqual(50);
+    expect(JSON.stringify(slack.blocks.at(-1))).toContain('…and 3 more repositories');
+    const discord = discordPayload(input);
+    expect(discord.embeds).toHaveLength(10);
+    expect(discord.content).toContain(`…and ${many.length - 10} more repositories.`);
+  });
+
+  it('escapes Slack’s control characters in names and texts', () => {
+    const text = JSON.stringify(
+      slackPayload({
+        ...input,
+        events: [event(1, 'description_changed', { from: null, to: '<!channel> & co' })],
+      }),
+    );
+    expect(text).toContain('&lt;!channel&gt; &amp; co');
+    expect(text).not.toContain('<!channel>');
+  });
+});

@@ -56,6 +56,9 @@ async function eventsOf(name: string) {
     .selectFrom('repository_events')
     .select(['type', 'data', 'user_id', 'occurred_at'])
     .where('repository_id', '=', ids.get(name) ?? -1)
+    // The double's later snapshot brings new releases too: their events are the releases
+    // module's (server/modules/releases/releases.test.ts).
+    .where('type', '!=', 'release_published')
     .orderBy('id')
     .execute();
   return rows.map((row) => ({ ...row, data: JSON.parse(row.data) }));

@@ -135,6 +135,8 @@ export function stubFetch(
     // by default, so a screen's own test needn't answer for them.
     'GET /activity': () => jsonResponse({ events: [], next_cursor: null }),
     'GET /auth/me/feed-token': () => jsonResponse({ exists: false, created_at: null, last_used_at: null }),
+    // The sidebar's saved views: none unless a test says otherwise.
+    'GET /views': () => jsonResponse({ views: [] }),
     ...handlers,
   };
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {

@@ -1,7 +1,18 @@
-import { Badge, NavLink, Stack, Tooltip } from '@mantine/core';
-import { IconActivity, IconChartBar, IconHome, IconTags, type TablerIcon } from '@tabler/icons-react';
+import { Badge, NavLink, Stack, Text, Tooltip } from '@mantine/core';
+import {
+  IconActivity,
+  IconBookmark,
+  IconChartBar,
+  IconHome,
+  IconTags,
+  IconUsers,
+  type TablerIcon,
+} from '@tabler/icons-react';
 import { Link, useLocation, useMatches } from 'react-router';
 import { formatCount } from '../../../shared/format.ts';
+import { normaliseViewQuery, useSavedViews } from '../../features/repositories/api/saved-views.ts';
+import { useAuth } from '../../lib/auth/auth-context.tsx';
+import classes from './app-layout.module.css';
 import { useSidebarCounts } from './use-sidebar-counts.ts';
 
 interface NavItem {
@@ -23,9 +34,13 @@ function useOnFallbackRoute(): boolean {
 }
 
 export function SidebarNav({ collapsed }: { collapsed: boolean }) {
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const counts = useSidebarCounts();
   const onFallback = useOnFallbackRoute();
+  const userId = useAuth().user?.id;
+  const views = useSavedViews(userId !== undefined).data ?? [];
+  const current = pathname === '/home' ? normaliseViewQuery(search) : null;
+  const activeView = current ? views.find((view) => normaliseViewQuery(view.query) === current) : undefined;
   const items: NavItem[] = [
     {
       label: 'Repositories',
@@ -44,7 +59,8 @@ export function SidebarNav({ collapsed }: { collapsed: boolean }) {
   return (
     <Stack gap={4} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
       {items.map(({ label, to, icon: Icon, activeOn, count, countLabel }) => {
-        const active = activeOn.includes(pathname) || (onFallback && to === '/home');
+        const active =
+          (activeOn.includes(pathname) && !(to === '/home' && activeView)) || (onFallback && to === '/home');
         const link = (
           <NavLink
             component={Link}
@@ -86,6 +102,40 @@ export function SidebarNav({ collapsed }: { collapsed: boolean }) {
           </li>
         );
       })}
+      {views.length > 0 && !collapsed && (
+        <li>
+          <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="md" pb={4} id="saved-views-heading">
+            Views
+          </Text>
+          <Stack gap={2} component="ul" aria-labelledby="saved-views-heading" className={classes.plainList}>
+            {views.map((view) => {
+              const active = view.id === activeView?.id;
+              return (
+                <li key={view.id}>
+                  <NavLink
+                    component={Link}
+                    to={view.query ? `/home?${view.query}` : '/home'}
+                    active={active}
+                    aria-current={active ? 'page' : undefined}
+                    label={view.name}
+                    description={
+                      view.shared && view.owner.id !== userId ? `Shared by ${view.owner.username}` : undefined
+                    }
+                    leftSection={
+                      view.shared ? (
+                        <IconUsers size={18} stroke={1.75} aria-label="Shared" />
+                      ) : (
+                        <IconBookmark size={18} stroke={1.75} aria-hidden />
+                      )
+                    }
+                    py={6}
+                  />
+                </li>
+              );
+            })}
+          </Stack>
+        </li>
+      )}
     </Stack>
   );
 }

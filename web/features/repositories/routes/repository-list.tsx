@@ -33,6 +33,7 @@ import { useRepositoryPages } from '../../../lib/repositories-query.ts';
 import { ExportButton, useExport } from '../components/export-button.tsx';
 import { RepositoryCards } from '../components/repository-cards.tsx';
 import { RepositoryTable } from '../components/repository-table.tsx';
+import { SavedViewControls } from '../components/saved-view-controls.tsx';
 import { SortControl } from '../components/sort-control.tsx';
 import {
   type FilterChip,
@@ -61,7 +62,7 @@ function useListView() {
     (patch: Partial<ListView>) => setParams((current) => writeListView(current, patch), { replace: true }),
     [setParams],
   );
-  return { view, update };
+  return { view, update, addressQuery: params.toString() };
 }
 
 /**
@@ -99,7 +100,7 @@ function LoadingMore() {
 
 /** The repository list at #/home (docs/product.md#repository-list). */
 export default function RepositoryListRoute() {
-  const { view, update } = useListView();
+  const { view, update, addressQuery } = useListView();
   const [search, setSearch] = useDebouncedSearch(view.search, (value) => update({ search: value }));
   const query = useMemo(() => listQuery(view.search, view), [view]);
   const repositories = useRepositoryPages(query, { keepPrevious: true });
@@ -177,7 +178,10 @@ export default function RepositoryListRoute() {
       <Stack gap="md">
         <Group justify="space-between" align="center" gap="sm">
           <Title order={1}>Repositories</Title>
-          <ExportButton exporting={exporter.exporting} onClick={() => exporter.start(query)} />
+          <Group gap="sm">
+            <SavedViewControls query={addressQuery} />
+            <ExportButton exporting={exporter.exporting} onClick={() => exporter.start(query)} />
+          </Group>
         </Group>
 
         {exporter.message && (

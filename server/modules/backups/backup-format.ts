@@ -34,7 +34,6 @@ export const BACKUP_TABLES: readonly { name: string; key: readonly string[] }[] 
   { name: 'notification_rules', key: ['id'] },
   { name: 'notification_digest_items', key: ['rule_id', 'event_id'] },
   { name: 'notification_deliveries', key: ['id'] },
-  { name: 'notification_cursors', key: ['name'] },
 ];
 
 /** Kysely's own bookkeeping: never backed up or restored (restore runs the migrations itself). */
@@ -44,9 +43,10 @@ export function isInternalTable(name: string): boolean {
 
 /**
  * Work in flight, not data: never backed up, and emptied by a restore. The job queue holds
- * queued mail (one-time links, sealed) and messages about the data a restore replaces.
+ * queued mail (one-time links, sealed) and messages about the data a restore replaces; the
+ * notification dispatcher's cursor starts again after the restored events (nothing replayed).
  */
-export const TRANSIENT_TABLES: readonly string[] = ['jobs'];
+export const TRANSIENT_TABLES: readonly string[] = ['jobs', 'notification_cursors'];
 
 /**
  * Tables a backup leaves out: Kysely's bookkeeping, the transient ones, and the catalogue's

@@ -212,7 +212,8 @@ export async function readCursor(db: Db, name: string): Promise<number> {
     .where('name', '=', name)
     .executeTakeFirst();
   if (row) return Number(row.event_id);
-  // The migration creates the row; a restore from before it lacks one: start after today's events.
+  // The migration creates the row; a restore empties the table (work in flight, not data):
+  // start after the events there are, so nothing restored is announced again.
   const latest = await db
     .selectFrom('repository_events')
     .select((eb) => eb.fn.max('id').as('max_id'))

@@ -27,6 +27,7 @@ import { historyRoutes } from './modules/history/history.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
 import { releasesRoutes } from './modules/releases/releases.routes.ts';
+import { bulkRoutes } from './modules/repos/bulk.routes.ts';
 import { catalogueRoutes } from './modules/repos/catalogue.routes.ts';
 import { reposRoutes } from './modules/repos/repos.routes.ts';
 import { viewsRoutes } from './modules/views/views.routes.ts';
@@ -198,6 +199,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(catalogueRoutes);
   await app.register(activityRoutes);
   await app.register(viewsRoutes);
+  await app.register(bulkRoutes);
 
   await app.register(webApp, { distDir: options.webDistDir });
   return app;

@@ -23,6 +23,7 @@ import { MeService } from './modules/me/me.service.ts';
 import { registerNotificationJobs } from './modules/notifications/notification-jobs.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
 import { ReleasesService } from './modules/releases/releases.service.ts';
+import { BulkService } from './modules/repos/bulk.service.ts';
 import { CatalogueService } from './modules/repos/catalogue.service.ts';
 import { CatalogueQueryService } from './modules/repos/catalogue-query.service.ts';
 import { registerImportJobs } from './modules/repos/import-jobs.ts';
@@ -167,6 +168,7 @@ export function buildServices(deps: ServiceDeps) {
     notifications,
     versions: new VersionsService({ db, catalogue, clock }),
     savedViews: new SavedViewsService({ db, clock }),
+    bulk: new BulkService({ db, catalogue, jobs, clock }),
     activity: new ActivityService({ db, catalogue, clock, config }),
   };
 }

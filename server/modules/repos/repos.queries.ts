@@ -111,6 +111,12 @@ export async function listVisibleRepositories(db: Db, viewer: Viewer): Promise<R
   return rows.map(normalizeCounts);
 }
 
+/** One repository as lists show it (with its comment and version counts). */
+export async function findSummary(db: Db, id: number): Promise<RepositoryListRow | undefined> {
+  const row = await withCounts(db).where('repositories.id', '=', id).executeTakeFirst();
+  return row ? normalizeCounts(row) : undefined;
+}
+
 export async function listAllRepositories(db: Db): Promise<RepositoryListRow[]> {
   return (await withCounts(db).orderBy('repositories.id').execute()).map(normalizeCounts);
 }

@@ -340,15 +340,6 @@ export interface RepositoryReleasesTable {
   deleted_at: string | null;
 }
 
-/** The Atom feed's token per member (docs/product.md#activity-feed), stored as its SHA-256 only. */
-export interface FeedTokensTable {
-  id: Generated<number>;
-  user_id: number;
-  token_hash: string;
-  created_at: string;
-  last_used_at: string | null;
-}
-
 /** Saved views of the repository list (docs/product.md#saved-views). */
 export interface SavedViewsTable {
   id: Generated<number>;
@@ -378,7 +369,6 @@ export interface Database {
   notification_digest_items: NotificationDigestItemsTable;
   notification_deliveries: NotificationDeliveriesTable;
   notification_cursors: NotificationCursorsTable;
-  feed_tokens: FeedTokensTable;
   repository_tags: RepositoryTagsTable;
   repository_sync_state: RepositorySyncStateTable;
   repository_topics: RepositoryTopicsTable;

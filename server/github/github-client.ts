@@ -474,11 +474,16 @@ export class GitHubClient {
       10,
       deadline,
     );
-    // With a token a conditional read of an unchanged list is free, so releases are read at
-    // every sync; without one a 304 still costs, so only when the repository itself changed
-    // (an anonymous add reads none: the import budget) or when the caller asks (an "Update").
+    // Releases are read the first time, and then only when the repository or its newest commits
+    // changed (publishing a release pushes its tag, which moves the repository's `pushed_at`):
+    // an unchanged repository costs exactly what it did. An anonymous add reads none (the
+    // import budget); its first sync does.
+    const firstRead = etags.releases === undefined && etags.tags === undefined;
     const readReleases =
-      options.readReleases ?? (token !== null || (previous !== undefined && repoAnswer.status !== 304));
+      options.readReleases ??
+      (token === null && previous === undefined
+        ? false
+        : firstRead || repoAnswer.status !== 304 || recent.status !== 304);
     const releases = async () =>
       readReleases ? this.#readReleases(token, names, etags, base.url, fullName, deadline) : undefined;
     if (recent.status === 304 && previous) {

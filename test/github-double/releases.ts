@@ -140,12 +140,15 @@ export class ReleaseOverlay {
   #published = new Map<string, DoubleRelease[]>();
   #deleted = new Map<string, Set<string>>();
   #tags = new Map<string, DoubleTag[]>();
+  /** A release's tag (or a tag) pushed now moves the repository's `pushed_at`, as on GitHub. */
+  #pushedAt = new Map<string, string>();
   #sequence = 0;
 
   reset(): void {
     this.#published.clear();
     this.#deleted.clear();
     this.#tags.clear();
+    this.#pushedAt.clear();
     this.#sequence = 0;
   }
 
@@ -173,6 +176,7 @@ export class ReleaseOverlay {
       commitNumber: repo.commitCount,
     };
     this.#list(this.#published, repo.key).push(release);
+    if (!release.draft) this.#pushedAt.set(repo.key, at);
     this.#deleted.get(repo.key)?.delete(input.tag);
     return release;
   }
@@ -195,11 +199,17 @@ export class ReleaseOverlay {
     if (this.tags(repo).some((tag) => tag.name === name))
       throw new Error(`GitHub double: ${repo.fullName} already has a tag ${name}`);
     this.#sequence += 1;
+    this.#pushedAt.set(repo.key, iso(Date.now()));
     this.#list(this.#tags, repo.key).push({
       name,
       commitNumber: repo.commitCount,
       order: 1_000_000 + this.#sequence,
     });
+  }
+
+  /** When a test last pushed a tag to the repository, if it did. */
+  pushedAt(key: string): string | undefined {
+    return this.#pushedAt.get(key);
   }
 
   /**

@@ -171,7 +171,10 @@ export class RepositoryDirectory {
     return { kind, repo: this.#withRename(repo) };
   }
 
-  #withRename(repo: DoubleRepository): DoubleRepository {
+  #withRename(derived: DoubleRepository): DoubleRepository {
+    // A tag pushed here (a release published) moves `pushed_at`, which changes the answer.
+    const pushedAt = this.releases.pushedAt(derived.key);
+    const repo = pushedAt && pushedAt > derived.pushedAt ? { ...derived, pushedAt } : derived;
     const newFullName = this.#renamedTo.get(repo.key);
     if (!newFullName) {
       return repo;

@@ -275,8 +275,9 @@ describe('private repositories', () => {
         url: '/auth/me/github-token',
         headers: member.headers,
       });
-      // One call to learn it is private, four for the public one: nothing more is spent.
-      expect(me.json().shared_quota_remaining).toBe(4995);
+      // One call to learn it is private, four for the public one and, with a token, its
+      // releases and (it has none) tags (docs/product.md#releases): nothing more is spent.
+      expect(me.json().shared_quota_remaining).toBe(4993);
     } finally {
       await withServerToken.close();
     }

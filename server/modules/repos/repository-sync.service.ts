@@ -118,8 +118,7 @@ export class RepositorySyncService {
     const token = row.private === 1 ? personal : github.tokenFor(personal);
     let fetched: { snapshot: RepositorySnapshot; etags: Etags };
     try {
-      // A member asked: releases are read even without a token (docs/product.md#releases).
-      fetched = await github.fetchRepository(row.full_name, token, storedState(row), { readReleases: true });
+      fetched = await github.fetchRepository(row.full_name, token, storedState(row));
     } catch (error) {
       if (error instanceof PaceWait) {
         await scheduleAt(db, row.id, error.eta);

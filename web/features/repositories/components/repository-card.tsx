@@ -1,4 +1,4 @@
-import { Card, Group, Text, VisuallyHidden } from '@mantine/core';
+import { Card, Checkbox, Group, Text, VisuallyHidden } from '@mantine/core';
 import { IconGitFork, IconStar } from '@tabler/icons-react';
 import { memo } from 'react';
 import { formatCount, formatStars, splitList } from '../../../../shared/format.ts';
@@ -17,11 +17,16 @@ export const RepositoryCard = memo(function RepositoryCard({
   repository,
   now,
   active = false,
+  checked = false,
+  onSelect,
 }: {
   repository: RepositorySummary;
   now: Date;
   /** Selected with j / k. */
   active?: boolean;
+  /** In the selection for bulk actions. */
+  checked?: boolean;
+  onSelect?: (ids: string[], selected: boolean) => void;
 }) {
   const tags = splitList(repository.tags);
   return (
@@ -34,9 +39,18 @@ export const RepositoryCard = memo(function RepositoryCard({
       data-active={active || undefined}
       aria-current={active || undefined}
     >
-      <div>
-        <RepositoryName repository={repository} weight={700} />
-      </div>
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+        <div style={{ minWidth: 0 }}>
+          <RepositoryName repository={repository} weight={700} />
+        </div>
+        {onSelect && (
+          <Checkbox
+            aria-label={`Select ${repository.id}`}
+            checked={checked}
+            onChange={(event) => onSelect([repository.id], event.currentTarget.checked)}
+          />
+        )}
+      </Group>
       <RepositoryFlags repository={repository} size="xs" />
       <Text size="sm" lineClamp={3} c={repository.description ? undefined : 'dimmed'}>
         {repository.description || 'No description available.'}

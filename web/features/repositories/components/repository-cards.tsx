@@ -13,6 +13,9 @@ export interface RepositoryCardsProps {
   now: Date;
   /** The card the keyboard (j / k) has selected: highlighted and scrolled into view. */
   activeIndex?: number | null;
+  /** The selection for bulk actions: full names. */
+  selected?: ReadonlySet<string>;
+  onSelect?: (ids: string[], selected: boolean) => void;
 }
 
 /** The card view: rows of cards, virtualised over the window's scrolling. */
@@ -21,6 +24,8 @@ export const RepositoryCards = memo(function RepositoryCards({
   columns,
   now,
   activeIndex = null,
+  selected,
+  onSelect,
 }: RepositoryCardsProps) {
   const listRef = useRef<HTMLDivElement>(null);
   const lines = useMemo(() => {
@@ -66,6 +71,8 @@ export const RepositoryCards = memo(function RepositoryCards({
                   repository={repository}
                   now={now}
                   active={item.index * columns + column === activeIndex}
+                  checked={selected?.has(repository.id) ?? false}
+                  onSelect={onSelect}
                 />
               ))}
             </SimpleGrid>

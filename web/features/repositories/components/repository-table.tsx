@@ -1,4 +1,4 @@
-import { Table, Text, UnstyledButton } from '@mantine/core';
+import { Checkbox, Table, Text, UnstyledButton } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowsSort, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
 import { memo, useEffect, useRef } from 'react';
@@ -27,6 +27,7 @@ const COLUMNS: { key: SortKey; label: string; className?: string }[] = [
 ];
 
 const ROW_HEIGHT = 72;
+const NONE_SELECTED: ReadonlySet<string> = new Set();
 
 export interface RepositoryTableProps {
   rows: readonly RepositorySummary[];
@@ -37,6 +38,9 @@ export interface RepositoryTableProps {
   activeIndex?: number | null;
   /** A click anywhere on a row opens its repository. */
   onOpen?: (repository: RepositorySummary) => void;
+  /** The selection for bulk actions (docs/product.md#bulk-actions): full names. */
+  selected?: ReadonlySet<string>;
+  onSelect?: (ids: string[], selected: boolean) => void;
 }
 
 /** Wide enough for every column: no horizontal scrolling, so the header can stick to the top. */
@@ -52,7 +56,10 @@ export const RepositoryTable = memo(function RepositoryTable({
   now,
   activeIndex = null,
   onOpen,
+  selected = NONE_SELECTED,
+  onSelect,
 }: RepositoryTableProps) {
+  const shownSelected = rows.filter((row) => selected.has(row.id)).length;
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const virtualizer = useListVirtualizer({ count: rows.length, estimateSize: ROW_HEIGHT, listRef: bodyRef });
   const wide = useMediaQuery(WIDE_QUERY, true, { getInitialValueInEffect: false });
@@ -77,6 +84,21 @@ export const RepositoryTable = memo(function RepositoryTable({
     >
       <Table.Thead>
         <Table.Tr aria-rowindex={1}>
+          {onSelect && (
+            <Table.Th className={classes.selectCell}>
+              <Checkbox
+                aria-label="Select every repository shown"
+                checked={rows.length > 0 && shownSelected === rows.length}
+                indeterminate={shownSelected > 0 && shownSelected < rows.length}
+                onChange={(event) =>
+                  onSelect(
+                    rows.map((row) => row.id),
+                    event.currentTarget.checked,
+                  )
+                }
+              />
+            </Table.Th>
+          )}
           {COLUMNS.map((column) => {
             const active = sort.key === column.key;
             const SortIcon = !active
@@ -103,7 +125,7 @@ export const RepositoryTable = memo(function RepositoryTable({
       <Table.Tbody ref={bodyRef}>
         {paddingTop > 0 && (
           <tr aria-hidden className={classes.spacer}>
-            <td colSpan={COLUMNS.length} style={{ height: paddingTop }} />
+            <td colSpan={COLUMNS.length + (onSelect ? 1 : 0)} style={{ height: paddingTop }} />
           </tr>
         )}
         {items.map((item) => {
@@ -118,12 +140,14 @@ export const RepositoryTable = memo(function RepositoryTable({
               measureRef={virtualizer.measureElement}
               active={item.index === activeIndex}
               onOpen={onOpen}
+              checked={selected.has(row.id)}
+              onSelect={onSelect}
             />
           );
         })}
         {paddingBottom > 0 && (
           <tr aria-hidden className={classes.spacer}>
-            <td colSpan={COLUMNS.length} style={{ height: paddingBottom }} />
+            <td colSpan={COLUMNS.length + (onSelect ? 1 : 0)} style={{ height: paddingBottom }} />
           </tr>
         )}
       </Table.Tbody>
@@ -147,6 +171,8 @@ interface RepositoryRowProps {
   measureRef: (element: HTMLTableRowElement | null) => void;
   active: boolean;
   onOpen?: (repository: RepositorySummary) => void;
+  checked: boolean;
+  onSelect?: (ids: string[], selected: boolean) => void;
 }
 
 const RepositoryRow = memo(function RepositoryRow({
@@ -156,6 +182,8 @@ const RepositoryRow = memo(function RepositoryRow({
   measureRef,
   active,
   onOpen,
+  checked,
+  onSelect,
 }: RepositoryRowProps) {
   return (
     <Table.Tr
@@ -167,11 +195,21 @@ const RepositoryRow = memo(function RepositoryRow({
       className={onOpen ? classes.clickableRow : undefined}
       // The name stays the link for keyboards and screen readers; the row is a larger mouse target.
       onClick={(event) => {
-        if (!onOpen || (event.target instanceof Element && event.target.closest('a, button'))) return;
+        if (!onOpen || (event.target instanceof Element && event.target.closest('a, button, input, label')))
+          return;
         if (window.getSelection()?.toString()) return;
         onOpen(repository);
       }}
     >
+      {onSelect && (
+        <Table.Td className={classes.selectCell}>
+          <Checkbox
+            aria-label={`Select ${repository.id}`}
+            checked={checked}
+            onChange={(event) => onSelect([repository.id], event.currentTarget.checked)}
+          />
+        </Table.Td>
+      )}
       <Table.Td className={classes.nameCell}>
         <RepositoryName repository={repository} weight={600} />
         <RepositoryFlags repository={repository} size="xs" />

@@ -34,6 +34,7 @@ import { ExportButton, useExport } from '../components/export-button.tsx';
 import { RepositoryCards } from '../components/repository-cards.tsx';
 import { RepositoryTable } from '../components/repository-table.tsx';
 import { SavedViewControls } from '../components/saved-view-controls.tsx';
+import { SelectionBar } from '../components/selection-bar.tsx';
 import { SortControl } from '../components/sort-control.tsx';
 import {
   type FilterChip,
@@ -143,8 +144,23 @@ export default function RepositoryListRoute() {
   // j / k move a highlight through the shown rows, Enter opens it (docs/product.md#keyboard-shortcuts).
   const navigate = useNavigate();
   const [active, setActive] = useState<number | null>(null);
+  // The selection for bulk actions (docs/product.md#bulk-actions), by full name.
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const onSelect = useCallback((ids: string[], on: boolean) => {
+    setSelected((current) => {
+      const next = new Set(current);
+      for (const id of ids) {
+        if (on) next.add(id);
+        else next.delete(id);
+      }
+      return next;
+    });
+  }, []);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new search, sort or filter starts again
-  useEffect(() => setActive(null), [JSON.stringify(query)]);
+  useEffect(() => {
+    setActive(null);
+    setSelected(new Set());
+  }, [JSON.stringify(query)]);
   const open = useCallback(
     (repository: RepositorySummary) => navigate(`/repo/${encodeRouteId(repository.id)}`),
     [navigate],
@@ -304,9 +320,18 @@ export default function RepositoryListRoute() {
                 now={now}
                 activeIndex={active}
                 onOpen={open}
+                selected={selected}
+                onSelect={onSelect}
               />
             ) : (
-              <RepositoryCards rows={shown} columns={columns} now={now} activeIndex={active} />
+              <RepositoryCards
+                rows={shown}
+                columns={columns}
+                now={now}
+                activeIndex={active}
+                selected={selected}
+                onSelect={onSelect}
+              />
             )}
             <Box ref={incremental.sentinelRef} aria-hidden h={1} />
             {incremental.hasMore ? (
@@ -339,6 +364,7 @@ export default function RepositoryListRoute() {
           </Stack>
         )}
       </Stack>
+      <SelectionBar selected={[...selected]} onClear={() => setSelected(new Set())} />
     </PageContainer>
   );
 }

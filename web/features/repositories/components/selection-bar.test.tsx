@@ -1,0 +1,79 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { catalogueDouble } from '../../../../test/web/catalogue-double.ts';
+import { jsonResponse, renderApp, signIn } from '../../../../test/web/render.tsx';
+import { buildSummary } from '../../../../test/web/repository-fixtures.ts';
+
+function openList() {
+  signIn();
+  const catalogue = catalogueDouble([
+    buildSummary({ id: 'a/one', last_commit: '2026-01-03T00:00:00Z' }),
+    buildSummary({ id: 'b/two', last_commit: '2026-01-02T00:00:00Z' }),
+    buildSummary({ id: 'c/three', last_commit: '2026-01-01T00:00:00Z' }),
+  ]);
+  const sent: unknown[] = [];
+  const rendered = renderApp({
+    route: '/home',
+    handlers: {
+      ...catalogue.handlers,
+      'POST /repositories/bulk': async (request) => {
+        const body = (await request.json()) as { items: string[]; action: string };
+        sent.push(body);
+        const results = body.items.map((id) =>
+          body.action === 'delete' && id === 'b/two'
+            ? {
+                id,
+                ok: false,
+                status: 'failed',
+                error: 'Only the member who added this repository or an administrator can delete it.',
+              }
+            : { id, ok: true, status: 'done' },
+        );
+        const failed = results.filter((result) => !result.ok).length;
+        return jsonResponse({ results, succeeded: results.length - failed, failed });
+      },
+    },
+  });
+  return { ...rendered, sent };
+}
+
+describe('bulk actions on the selection', () => {
+  it('selects rows, adds tags to them, and reports the outcome', async () => {
+    const { user, sent } = openList();
+    await screen.findByText('Showing 3 of 3 repositories');
+    expect(screen.queryByRole('region', { name: 'Selected repositories' })).toBeNull();
+    await user.click(screen.getByRole('checkbox', { name: 'Select a/one' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select c/three' }));
+    const bar = await screen.findByRole('region', { name: 'Selected repositories' });
+    expect(within(bar).getByText('2 selected')).toBeVisible();
+    expect(
+      (screen.getByRole('checkbox', { name: 'Select every repository shown' }) as HTMLInputElement)
+        .indeterminate,
+    ).toBe(true);
+
+    await user.click(within(bar).getByRole('button', { name: 'Add tags' }));
+    await user.type(await screen.findByRole('combobox', { name: 'Tags to add' }), 'web{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Add to 2' }));
+    await waitFor(() =>
+      expect(sent).toEqual([{ items: ['a/one', 'c/three'], action: 'add_tags', tags: 'web' }]),
+    );
+    expect(await screen.findByText('Tags added to 2 repositories.')).toBeVisible();
+  });
+
+  it('deletes the whole selection after one confirmation and lists what could not be deleted', async () => {
+    const { user, sent } = openList();
+    await screen.findByText('Showing 3 of 3 repositories');
+    await user.click(screen.getByRole('checkbox', { name: 'Select every repository shown' }));
+    const bar = await screen.findByRole('region', { name: 'Selected repositories' });
+    expect(within(bar).getByText('3 selected')).toBeVisible();
+    await user.click(within(bar).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete 3 repositories?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(sent).toEqual([{ items: ['a/one', 'b/two', 'c/three'], action: 'delete' }]));
+    expect(await screen.findByText('2 repositories deleted.')).toBeVisible();
+    expect(
+      screen.getByText('b/two: Only the member who added this repository or an administrator can delete it.'),
+    ).toBeVisible();
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Selected repositories' })).toBeNull());
+  });
+});

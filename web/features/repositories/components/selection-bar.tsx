@@ -1,0 +1,213 @@
+import { Affix, Button, Group, Paper, Popover, Stack, TagsInput, Text, Transition } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import {
+  IconFileExport,
+  IconRefresh,
+  IconTagMinus,
+  IconTagPlus,
+  IconTrash,
+  IconX,
+} from '@tabler/icons-react';
+import { useState } from 'react';
+import type { BulkAction, BulkResponse } from '../../../../shared/schemas/bulk.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { describeError } from '../../../lib/api-errors.ts';
+import { useBulkAction, useExportSelection } from '../api/bulk.ts';
+
+const DONE: Record<BulkAction, (count: number) => string> = {
+  add_tags: (count) => `Tags added to ${count} ${plural(count)}.`,
+  remove_tags: (count) => `Tags removed from ${count} ${plural(count)}.`,
+  sync: (count) => `${count} ${plural(count)} queued for an update from GitHub.`,
+  delete: (count) => `${count} ${plural(count)} deleted.`,
+};
+
+function plural(count: number) {
+  return count === 1 ? 'repository' : 'repositories';
+}
+
+/** The outcome, one notification: what worked, and each failure with its reason. */
+function report(action: BulkAction, answer: BulkResponse) {
+  const failures = answer.results.filter((result) => !result.ok);
+  notifications.show({
+    color: failures.length === 0 ? 'green' : answer.succeeded === 0 ? 'red' : 'yellow',
+    title: failures.length === 0 ? undefined : `${failures.length} could not be changed`,
+    autoClose: failures.length === 0 ? 4_000 : false,
+    message: (
+      <Stack gap={2}>
+        {answer.succeeded > 0 && <Text size="sm">{DONE[action](answer.succeeded)}</Text>}
+        {failures.map((failure) => (
+          <Text size="sm" key={failure.id}>
+            {failure.id}: {failure.error}
+          </Text>
+        ))}
+      </Stack>
+    ),
+  });
+}
+
+/**
+ * The actions over the list's selection (docs/product.md#bulk-actions), docked at the bottom of
+ * the screen while anything is selected: tags, update, export, delete (one confirmation for all).
+ */
+export function SelectionBar({ selected, onClear }: { selected: string[]; onClear: () => void }) {
+  const bulk = useBulkAction();
+  const exporter = useExportSelection();
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [tagMode, setTagMode] = useState<'add_tags' | 'remove_tags' | null>(null);
+  const [tags, setTags] = useState<string[]>([]);
+  const count = selected.length;
+
+  const run = (action: BulkAction, extra: { tags?: string } = {}) =>
+    bulk.mutate(
+      { items: selected, action, ...extra },
+      {
+        onSuccess: (answer) => {
+          report(action, answer);
+          if (action === 'delete') onClear();
+        },
+        onError: (error) =>
+          notifications.show({ color: 'red', message: `Failed: ${describeError(error, 'Request failed')}` }),
+      },
+    );
+
+  const tagButton = (mode: 'add_tags' | 'remove_tags') => (
+    <Popover
+      opened={tagMode === mode}
+      onChange={(opened) => !opened && setTagMode(null)}
+      trapFocus
+      position="top"
+      withArrow
+      shadow="md"
+    >
+      <Popover.Target>
+        <Button
+          variant="default"
+          size="xs"
+          leftSection={
+            mode === 'add_tags' ? (
+              <IconTagPlus size={16} aria-hidden />
+            ) : (
+              <IconTagMinus size={16} aria-hidden />
+            )
+          }
+          onClick={() => {
+            setTags([]);
+            setTagMode(tagMode === mode ? null : mode);
+          }}
+        >
+          {mode === 'add_tags' ? 'Add tags' : 'Remove tags'}
+        </Button>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Stack gap="xs" w={260}>
+          <TagsInput
+            label={mode === 'add_tags' ? 'Tags to add' : 'Tags to remove'}
+            value={tags}
+            onChange={setTags}
+            splitChars={[',']}
+            acceptValueOnBlur
+            data-autofocus
+          />
+          <Button
+            size="xs"
+            disabled={tags.length === 0}
+            loading={bulk.isPending}
+            onClick={() => {
+              run(mode, { tags: tags.join(',') });
+              setTagMode(null);
+            }}
+          >
+            {mode === 'add_tags' ? `Add to ${count}` : `Remove from ${count}`}
+          </Button>
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+
+  return (
+    <>
+      <Affix position={{ bottom: 16, left: 0, right: 0 }} zIndex={150}>
+        <Transition mounted={count > 0} transition="slide-up">
+          {(style) => (
+            <Group justify="center" style={style} px="sm">
+              <Paper
+                withBorder
+                shadow="md"
+                radius="md"
+                p="xs"
+                role="region"
+                aria-label="Selected repositories"
+              >
+                <Group gap="xs" wrap="wrap" justify="center">
+                  <Text size="sm" fw={600} px={4} aria-live="polite">
+                    {count} selected
+                  </Text>
+                  {tagButton('add_tags')}
+                  {tagButton('remove_tags')}
+                  <Button
+                    variant="default"
+                    size="xs"
+                    leftSection={<IconRefresh size={16} aria-hidden />}
+                    loading={bulk.isPending && bulk.variables?.action === 'sync'}
+                    onClick={() => run('sync')}
+                  >
+                    Update from GitHub
+                  </Button>
+                  <Button
+                    variant="default"
+                    size="xs"
+                    leftSection={<IconFileExport size={16} aria-hidden />}
+                    loading={exporter.isPending}
+                    onClick={() =>
+                      exporter.mutate(selected, {
+                        onSuccess: () =>
+                          notifications.show({ message: '✅ Export started. Check your downloads.' }),
+                        onError: () =>
+                          notifications.show({
+                            color: 'red',
+                            message: '❌ Failed to export repositories. Please try again.',
+                          }),
+                      })
+                    }
+                  >
+                    Export
+                  </Button>
+                  <Button
+                    color="red"
+                    variant="light"
+                    size="xs"
+                    leftSection={<IconTrash size={16} aria-hidden />}
+                    onClick={() => setConfirmDelete(true)}
+                  >
+                    Delete
+                  </Button>
+                  <Button
+                    variant="subtle"
+                    size="xs"
+                    leftSection={<IconX size={16} aria-hidden />}
+                    onClick={onClear}
+                  >
+                    Clear selection
+                  </Button>
+                </Group>
+              </Paper>
+            </Group>
+          )}
+        </Transition>
+      </Affix>
+      <ConfirmDialog
+        opened={confirmDelete}
+        title={`Delete ${count} ${plural(count)}?`}
+        confirmLabel="Delete"
+        busy={bulk.isPending}
+        onCancel={() => setConfirmDelete(false)}
+        onConfirm={() => {
+          setConfirmDelete(false);
+          run('delete');
+        }}
+      >
+        {`They will be removed from the catalogue with their tags, notes, comments and versions. Repositories another member added can only be deleted by them or an administrator; they are listed afterwards.`}
+      </ConfirmDialog>
+    </>
+  );
+}

@@ -50,7 +50,7 @@ describe('FeedTokenCard', () => {
       last_used_at: '2026-11-20T09:00:00.000Z',
     });
     const { user } = renderWithProviders(<FeedTokenCard />, { handlers: api.handlers });
-    expect(await screen.findByText(/Created .*; last read by a feed reader/)).toBeVisible();
+    expect(await screen.findByText(/^Created .*\. Last read by a feed reader .*\.$/)).toBeVisible();
     // The token is never shown again: only that there is one.
     expect(screen.queryByRole('textbox', { name: 'Your feed address' })).toBeNull();
 

@@ -68,7 +68,7 @@ export function FeedTokenCard({ mt }: { mt?: MantineSpacing } = {}) {
   };
 
   return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} mt={mt}>
+    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} mt={mt} data-feed-token-card>
       <Stack gap="md">
         <Group justify="space-between" gap="xs" align="center">
           <Group gap="sm" wrap="nowrap">
@@ -78,7 +78,7 @@ export function FeedTokenCard({ mt }: { mt?: MantineSpacing } = {}) {
             </Title>
           </Group>
           {status.isSuccess && (
-            <Badge variant="light" color={exists ? 'teal' : 'gray'} size="lg" tt="none">
+            <Badge variant="dot" color={exists ? 'teal' : 'gray'} size="lg" tt="none">
               {exists ? 'Active' : 'Not set up'}
             </Badge>
           )}
@@ -136,8 +136,10 @@ export function FeedTokenCard({ mt }: { mt?: MantineSpacing } = {}) {
 
         {status.isSuccess && exists && !shown && status.data.created_at && (
           <Text size="sm">
-            Created {formatDateTime(status.data.created_at)}; last read by a feed reader{' '}
-            {status.data.last_used_at ? formatDateTime(status.data.last_used_at) : 'never'}.
+            Created {formatDateTime(status.data.created_at)}.{' '}
+            {status.data.last_used_at
+              ? `Last read by a feed reader ${formatDateTime(status.data.last_used_at)}.`
+              : 'No feed reader has read it yet.'}
           </Text>
         )}
 

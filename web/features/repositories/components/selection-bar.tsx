@@ -126,7 +126,8 @@ export function SelectionBar({ selected, onClear }: { selected: string[]; onClea
 
   return (
     <>
-      <Affix position={{ bottom: 16, left: 0, right: 0 }} zIndex={150}>
+      {/* Centred over the content, beside the sidebar rather than across it. */}
+      <Affix position={{ bottom: 16, left: 'var(--app-shell-navbar-offset, 0rem)', right: 0 }} zIndex={150}>
         <Transition mounted={count > 0} transition="slide-up">
           {(style) => (
             <Group justify="center" style={style} px="sm">

@@ -1,4 +1,4 @@
-import { Accordion, Alert, Button, Container, Grid, Group, Stack, Text, Title } from '@mantine/core';
+import { Accordion, Alert, Button, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import {
   IconArchive,
   IconArrowLeft,
@@ -16,6 +16,7 @@ import { decodeRouteId } from '../../../../shared/route-id.ts';
 import type { Repository } from '../../../../shared/schemas/repositories.ts';
 import { InlineMessage } from '../../../components/inline-message.tsx';
 import { SectionError, SectionLoader } from '../../../components/load-states.tsx';
+import { PageContainer } from '../../../components/page-container.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { useScreenTitle } from '../../../lib/hooks/use-screen-title.ts';
 import { useRepository } from '../api/get-repository.ts';
@@ -45,7 +46,7 @@ export default function RepositoryDetailRoute({ slots = {} }: { slots?: Reposito
   const { id = '' } = useParams();
   const fullName = decodeRouteId(id);
   return (
-    <Container size="xl" py="md" px={{ base: 'sm', sm: 'md' }}>
+    <PageContainer>
       <Stack gap="md">
         <Group gap="sm">
           <Button
@@ -69,7 +70,7 @@ export default function RepositoryDetailRoute({ slots = {} }: { slots?: Reposito
           <RepositoryDetail key={fullName} fullName={fullName} slots={slots} />
         )}
       </Stack>
-    </Container>
+    </PageContainer>
   );
 }
 

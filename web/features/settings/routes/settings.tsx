@@ -1,4 +1,4 @@
-import { Container, Paper, Stack, Tabs, Text, ThemeIcon, Title } from '@mantine/core';
+import { Paper, Stack, Tabs, Text, ThemeIcon, Title } from '@mantine/core';
 import {
   IconAdjustments,
   IconBell,
@@ -8,6 +8,7 @@ import {
   IconSparkles,
 } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
+import { PageContainer } from '../../../components/page-container.tsx';
 import { useSignedInUser } from '../../../lib/auth/auth-context.tsx';
 import { FeedTokenCard } from '../components/feed-token-card.tsx';
 import { GitHubTokenCard } from '../components/github-token-card.tsx';
@@ -39,7 +40,7 @@ export default function SettingsRoute() {
   };
 
   return (
-    <Container size="md" py={{ base: 'md', sm: 'xl' }} px="md">
+    <PageContainer width="narrow">
       <Stack gap="lg">
         <div>
           <Title order={1}>Settings</Title>
@@ -98,6 +99,6 @@ export default function SettingsRoute() {
           </Tabs.Panel>
         </Tabs>
       </Stack>
-    </Container>
+    </PageContainer>
   );
 }

@@ -109,6 +109,10 @@ export type MetricPoint = z.infer<typeof metricPointSchema>;
 // Requests
 // ---------------------------------------------------------------------------------------------
 
+/** A second version of the same number (trimmed, any case) on one repository: 409. */
+export const versionExistsMessage = (versionNumber: string) =>
+  `Version ${versionNumber.trim()} already exists.`;
+
 export const INVALID_REPOSITORY_FORMAT = 'Invalid repository format. Use github.com/user/repo or owner/repo.';
 
 /** Route parameter: the full name, URL-encoded on the way in (`owner%2Fname`). */

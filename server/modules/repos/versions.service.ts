@@ -3,9 +3,11 @@ import {
   COMPARED_FIELDS,
   type ComparedField,
   type CompareResponse,
+  versionExistsMessage,
 } from '../../../shared/schemas/repositories.ts';
+import { isUniqueViolation } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { badRequest, notFound } from '../../lib/app-error.ts';
+import { badRequest, conflict, notFound } from '../../lib/app-error.ts';
 import { type Clock, isoNow } from '../../lib/clock.ts';
 import type { CatalogueService } from './catalogue.service.ts';
 import type { RepositoryRow, Viewer } from './repos.queries.ts';
@@ -34,13 +36,19 @@ export class VersionsService {
     version: { version_number: string; release_date: string | null; description: string | null },
   ) {
     const row = await this.#deps.catalogue.resolve(viewer, fullName);
-    return queries.insertVersion(this.#deps.db, {
-      repository_id: row.id,
-      user_id: viewer.id,
-      ...version,
-      snapshot: JSON.stringify(comparedValues(row)),
-      created_at: isoNow(this.#deps.clock),
-    });
+    try {
+      return await queries.insertVersion(this.#deps.db, {
+        repository_id: row.id,
+        user_id: viewer.id,
+        ...version,
+        snapshot: JSON.stringify(comparedValues(row)),
+        created_at: isoNow(this.#deps.clock),
+      });
+    } catch (error) {
+      // One version of a number per repository, trimmed and in any case (a unique index).
+      if (isUniqueViolation(error)) throw conflict(versionExistsMessage(version.version_number));
+      throw error;
+    }
   }
 
   async listVersions(viewer: Viewer, fullName: string) {

@@ -440,6 +440,20 @@ describe('version tracker', () => {
     });
   });
 
+  it("shows a number the repository already has on the field: 'Version {number} already exists.'", async () => {
+    const { user } = openDetail(undefined, {
+      [`POST ${PATH}/versions`]: () => errorResponse(409, 'Version v1.0.0 already exists.'),
+    });
+    await loaded();
+    const number = screen.getByRole('textbox', { name: 'Version number' });
+    await user.clear(number);
+    await user.type(number, 'v1.0.0');
+    await user.click(screen.getByRole('button', { name: 'Add Version' }));
+    expect(await screen.findByText('Version v1.0.0 already exists.')).toBeVisible();
+    expect(number.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByText(/Failed to add version/)).toBeNull();
+  });
+
   it("reports '❌ Failed to add version: {message}'", async () => {
     const { user } = openDetail(undefined, {
       [`POST ${PATH}/versions`]: () => errorResponse(500, 'disk full'),

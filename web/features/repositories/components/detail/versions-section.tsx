@@ -20,6 +20,7 @@ import {
   versionBodySchema,
 } from '../../../../../shared/schemas/repositories.ts';
 import { InlineMessage } from '../../../../components/inline-message.tsx';
+import { isApiError } from '../../../../lib/api-client.ts';
 import { describeError } from '../../../../lib/api-errors.ts';
 import { zodResolver } from '../../../../lib/forms/zod-resolver.ts';
 import { useMessage } from '../../../../lib/hooks/use-message.ts';
@@ -60,8 +61,12 @@ export function VersionsSection({ repository, versions }: { repository: Reposito
         form.setValues(defaults());
         show('success', VERSION_ADDED, MESSAGE_CLEAR_MS.versionAdded);
       },
-      onError: (failure) =>
-        show('error', `❌ Failed to add version: ${describeError(failure, 'Request failed')}`),
+      onError: (failure) => {
+        // A taken number is the field's problem, said there ('Version v1.0 already exists.').
+        if (isApiError(failure) && failure.status === 409)
+          form.setFieldError('version_number', failure.message);
+        else show('error', `❌ Failed to add version: ${describeError(failure, 'Request failed')}`);
+      },
     });
   }, clear);
 

@@ -514,6 +514,24 @@ describe('compare versions', () => {
     expect(within(table).getByText('Added: Apache-2.0')).toBeVisible();
     expect(within(table).getByText('Added: new-topic')).toBeVisible();
     expect(within(table).getByText('Removed: old-topic')).toBeVisible();
+    // Changed fields first, in the fixed order; the four unchanged ones only on request.
+    const fields = () =>
+      within(table)
+        .getAllByRole('rowheader')
+        .map((cell) => cell.textContent);
+    expect(fields()).toEqual(['Stars', 'Issues', 'License', 'Topics']);
+    expect(within(table).queryByText('No changes')).toBeNull();
+    await user.click(screen.getByRole('switch', { name: 'Show unchanged fields (4)' }));
+    expect(fields()).toEqual([
+      'Stars',
+      'Issues',
+      'License',
+      'Topics',
+      'Description',
+      'Forks',
+      'Commits',
+      'Contributors',
+    ]);
     expect(within(table).getAllByText('No changes')).toHaveLength(4);
     const [request] = requestsTo(fetchMock, 'GET', '/api/compare-versions');
     const query = new URL(request?.url ?? '').searchParams;

@@ -1,6 +1,7 @@
-import { Alert, Button, Group, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, Select, SimpleGrid, Stack, Switch, Table, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconInfoCircle } from '@tabler/icons-react';
+import { useState } from 'react';
 import { z } from 'zod';
 import {
   COMPARED_FIELDS,
@@ -112,7 +113,42 @@ export function CompareSection({ repository, versions }: { repository: Repositor
   );
 }
 
+/**
+ * The changed fields first; unchanged ones behind 'Show unchanged fields' (docs/product.md#repository-detail),
+ * so a comparison reads as what moved.
+ */
 function ComparisonTable({ differences }: { differences: CompareResponse['differences'] }) {
+  const [showUnchanged, setShowUnchanged] = useState(false);
+  const changed = COMPARED_FIELDS.filter((field) => differences[field]?.changed);
+  const unchanged = COMPARED_FIELDS.filter((field) => !differences[field]?.changed);
+  const fields = showUnchanged ? [...changed, ...unchanged] : changed;
+  return (
+    <Stack gap="xs">
+      {changed.length === 0 && (
+        <Text size="sm" c="dimmed">
+          Nothing changed between these two versions.
+        </Text>
+      )}
+      {unchanged.length > 0 && (
+        <Switch
+          size="sm"
+          label={`Show unchanged fields (${unchanged.length})`}
+          checked={showUnchanged}
+          onChange={(event) => setShowUnchanged(event.currentTarget.checked)}
+        />
+      )}
+      {fields.length > 0 && <FieldTable fields={fields} differences={differences} />}
+    </Stack>
+  );
+}
+
+function FieldTable({
+  fields,
+  differences,
+}: {
+  fields: readonly (typeof COMPARED_FIELDS)[number][];
+  differences: CompareResponse['differences'];
+}) {
   return (
     <Table.ScrollContainer minWidth={320} type="native">
       <Table verticalSpacing="xs" aria-label="Differences between the two versions">
@@ -125,7 +161,7 @@ function ComparisonTable({ differences }: { differences: CompareResponse['differ
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {COMPARED_FIELDS.map((field) => {
+          {fields.map((field) => {
             const difference = differences[field];
             return (
               <Table.Tr key={field}>

@@ -472,6 +472,36 @@ describe('repository list: sorting cards and phones', () => {
   });
 });
 
+describe('repository list: the filter menu', () => {
+  it('filters by tag, language, star range and archived from the menu, in the address and as chips', async () => {
+    const data = [
+      buildSummary({ id: 'a/web', tags: 'web', language: 'TypeScript', stars: 500 }),
+      buildSummary({ id: 'b/cli', tags: 'cli', language: 'Rust', stars: 50, archived: true }),
+    ];
+    const { user, catalogue } = openList(data);
+    await screen.findByText('Showing 2 of 2 repositories');
+    await user.click(screen.getByRole('button', { name: 'Filters' }));
+    const menu = await screen.findByRole('group', { name: 'Filters' });
+    await user.click(within(menu).getByRole('combobox', { name: 'Tags' }));
+    await user.click(await screen.findByRole('option', { name: 'web' }));
+    await waitFor(() => expect(hashParams().get('tags')).toBe('web'));
+    expect(await screen.findByText('Showing 1 of 1 repositories')).toBeVisible();
+    expect(catalogue.requests().at(-1)?.get('tags')).toBe('web');
+
+    await user.click(within(menu).getByRole('combobox', { name: 'Tags' }));
+    await user.keyboard('{Backspace}');
+    await user.type(within(menu).getByRole('textbox', { name: 'Minimum stars' }), '100');
+    await waitFor(() => expect(hashParams().get('min_stars')).toBe('100'));
+    await user.click(
+      within(within(menu).getByRole('radiogroup', { name: 'Archived' })).getByRole('radio', { name: 'Hide' }),
+    );
+    await waitFor(() => expect(hashParams().get('archived')).toBe('false'));
+    expect(await screen.findByText('Showing 1 of 1 repositories')).toBeVisible();
+    expect(rowNames()).toEqual(['web']);
+    expect(screen.getByRole('button', { name: 'Filters 2 active' })).toBeVisible();
+  });
+});
+
 describe('repository list: keyboard and clicks', () => {
   it("'/' focuses the search; j and k move through the rows; Enter opens the selected one", async () => {
     const { user } = openList(rows(5));

@@ -31,6 +31,7 @@ import { describeError } from '../../../lib/api-errors.ts';
 import { useKeyboardShortcuts } from '../../../lib/keyboard.ts';
 import { useRepositoryPages } from '../../../lib/repositories-query.ts';
 import { ExportButton, useExport } from '../components/export-button.tsx';
+import { FilterMenu } from '../components/filter-menu.tsx';
 import { RepositoryCards } from '../components/repository-cards.tsx';
 import { RepositoryTable } from '../components/repository-table.tsx';
 import { SavedViewControls } from '../components/saved-view-controls.tsx';
@@ -219,6 +220,7 @@ export default function RepositoryListRoute() {
             data-shortcut="search"
             aria-keyshortcuts="/"
           />
+          <FilterMenu filters={view.filters} onChange={(filters) => update({ filters })} />
           <Chip
             checked={view.filters.added_by === 'me'}
             onChange={(checked) =>

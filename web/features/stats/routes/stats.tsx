@@ -32,7 +32,7 @@ import { SectionError, SectionLoader } from '../../../components/load-states.tsx
 import { PageContainer } from '../../../components/page-container.tsx';
 import { StatCard } from '../../../components/stat-card.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.tsx';
-import { type StatsQuery, useStats } from '../api/get-stats.ts';
+import { type StatsQuery, useStats } from '../../../lib/catalogue-stats-query.ts';
 import classes from '../components/stats.module.css';
 import { filterChips, removeChip } from '../lib/filter-chips.ts';
 

@@ -4,12 +4,12 @@ import {
   type CatalogueStats,
   catalogueSearchParams,
   catalogueStatsResponseSchema,
-} from '../../../../shared/schemas/catalogue.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
-import { catalogueKeys } from '../../../lib/catalogue-keys.ts';
-import { compactQuery } from '../../../lib/repositories-query.ts';
+} from '../../shared/schemas/catalogue.ts';
+import { apiRequest } from './api-client.ts';
+import { catalogueKeys } from './catalogue-keys.ts';
+import { compactQuery } from './repositories-query.ts';
 
-/** The statistics screen's filters, as the call takes them. */
+/** The statistics screen's filters (and the list's filter menu, which reads the choices), as the call takes them. */
 export type StatsQuery = Omit<Partial<CatalogueFilters>, 'q'>;
 
 /**
@@ -36,6 +36,6 @@ export function statsQueryOptions(filters: StatsQuery) {
   });
 }
 
-export function useStats(filters: StatsQuery) {
-  return useQuery(statsQueryOptions(filters));
+export function useStats(filters: StatsQuery, { enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ ...statsQueryOptions(filters), enabled });
 }

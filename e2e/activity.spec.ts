@@ -111,7 +111,8 @@ test('the activity journey', async ({ request }) => {
     expect((await updated).status()).toBe(200);
   }
 
-  // The page of the last one shows its own recent activity.
+  // The page of the last one shows its own recent activity, in its Activity tab.
+  await page.getByRole('tab', { name: 'Activity' }).click();
   const recent = page.getByRole('region', { name: 'Recent activity' });
   await expect(recent.getByRole('listitem').first()).toContainText('openai/codex passed 100k stars');
   await expect(recent).toContainText('openai/codex passed 50k stars');
@@ -180,7 +181,7 @@ const screens: { name: string; path: string; ready: (page: Page) => Promise<void
   },
   {
     name: 'repository-activity',
-    path: `/#/repo/${routeId('vinta/awesome-python')}`,
+    path: `/#/repo/${routeId('vinta/awesome-python')}?tab=activity`,
     scope: 'section[aria-labelledby^="repository-events-"]',
     ready: async (page) => {
       await expect(page.getByRole('region', { name: 'Recent activity' })).toContainText(

@@ -66,11 +66,9 @@ const historyRows = async () =>
     .count();
 
 async function openHistory() {
-  await page.goto(`/#/repo/${routeId(REPOSITORY)}`);
+  await page.goto(`/#/repo/${routeId(REPOSITORY)}?tab=history`);
   await expect(page.getByRole('heading', { level: 1, name: 'tailwindcss' })).toBeVisible();
-  // The detail page remembers open sections: open it only when it is closed.
-  const toggle = page.getByRole('button', { name: 'Star Growth History' });
-  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await expect(page.getByRole('tab', { name: 'History' })).toHaveAttribute('aria-selected', 'true');
 }
 
 test('the star history is backfilled after the add, and its ranges switch', async () => {

@@ -94,7 +94,7 @@ test('a published release becomes a version; the tag pattern narrows the next on
     timeout: 30_000,
   });
 
-  await page.goto(`/#/repo/${routeId(REPOSITORY)}`);
+  await page.goto(`/#/repo/${routeId(REPOSITORY)}?tab=versions`);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(tracking().getByText('Releases are read at the next update from GitHub.')).toBeVisible();
 
@@ -142,7 +142,7 @@ for (const width of [1280, 375]) {
     test(`the Version Tracker at ${width} px in ${scheme} mode: screenshot and axe`, async () => {
       await page.setViewportSize({ width, height: 900 });
       await page.emulateMedia({ colorScheme: scheme });
-      await page.goto(`/#/repo/${routeId(REPOSITORY)}`);
+      await page.goto(`/#/repo/${routeId(REPOSITORY)}?tab=versions`);
       await expect(versions().getByRole('listitem')).toHaveCount(2);
       await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -182,6 +182,8 @@ test('the repositories journey', async ({ request }) => {
   await expect(page.getByText('✅ Saved!')).toBeVisible();
 
   // ---- comment ---------------------------------------------------------------------------------
+  await page.getByRole('tab', { name: /^Discussion/ }).click();
+  await expect(page).toHaveURL(/\?tab=discussion$/);
   await expect(page.getByText('No comments yet. Be the first to comment!')).toBeVisible();
   await page.getByRole('textbox', { name: 'Your name' }).fill('Ada');
   await page.getByRole('textbox', { name: 'Comment' }).fill('Worth tracking for the 2.x line.');
@@ -192,6 +194,7 @@ test('the repositories journey', async ({ request }) => {
   );
 
   // ---- two versions around a GitHub change ------------------------------------------------------
+  await page.getByRole('tab', { name: /^Versions/ }).click();
   await expect(page.getByText('No versions tracked yet. Add the first version above!')).toBeVisible();
   const versionNumber = page.getByRole('textbox', { name: 'Version number' });
   await expect(versionNumber).toHaveValue(/^v\d{4}\.\d{1,2}\.\d{1,2}$/);
@@ -222,11 +225,11 @@ test('the repositories journey', async ({ request }) => {
   await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-detail-compare.png`, fullPage: true });
 
   // ---- commits ---------------------------------------------------------------------------------
-  await page.getByRole('button', { name: 'Recent Commits' }).click();
+  await page.getByRole('tab', { name: 'Commits' }).click();
   await expect(page.getByRole('list', { name: 'Recent commits' }).getByRole('listitem')).toHaveCount(10);
 
   // ---- star history ------------------------------------------------------------------------------
-  await page.getByRole('button', { name: 'Star Growth History' }).click();
+  await page.getByRole('tab', { name: 'History' }).click();
   await expect(page.getByRole('link', { name: /star-history\.com/ })).toHaveAttribute(
     'href',
     'https://star-history.com/#denoland/deno',
@@ -327,7 +330,7 @@ test('the repositories journey', async ({ request }) => {
   await expect(page.getByText('Invalid repository ID.')).toBeVisible();
 
   // Two versions on vuejs/core, for the screens below to compare.
-  await page.goto(`/#/repo/${routeId('vuejs/core')}`);
+  await page.goto(`/#/repo/${routeId('vuejs/core')}?tab=versions`);
   await expect(page.getByRole('heading', { level: 1, name: 'core' })).toBeVisible();
   for (const number of ['v3.5.0', 'v3.6.0']) {
     await page.getByRole('textbox', { name: 'Version number' }).fill(number);
@@ -497,8 +500,8 @@ const screens: { name: string; path: string; ready: (page: Page) => Promise<void
     },
   },
   {
-    name: 'detail',
-    path: `/#/repo/${routeId('vuejs/core')}`,
+    name: 'detail-history',
+    path: `/#/repo/${routeId('vuejs/core')}?tab=history`,
     ready: async (page) => {
       // A month of stored metrics, so the chart has something to draw (the instance is a day old).
       await page.unroute('**/repositories/vuejs%2Fcore/metrics');
@@ -518,16 +521,20 @@ const screens: { name: string; path: string; ready: (page: Page) => Promise<void
         }),
       );
       await expect(page.getByRole('heading', { level: 1, name: 'core' })).toBeVisible();
-      await page.getByRole('button', { name: 'Star Growth History' }).click();
       await expect(page.locator('.recharts-surface').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'detail-versions',
+    path: `/#/repo/${routeId('vuejs/core')}?tab=versions`,
+    ready: async (page) => {
+      await expect(page.getByRole('heading', { level: 1, name: 'core' })).toBeVisible();
       await page.getByRole('combobox', { name: 'First version' }).click();
       await page.getByRole('option', { name: /^v3\.5\.0/ }).click();
       await page.getByRole('combobox', { name: 'Second version' }).click();
       await page.getByRole('option', { name: /^v3\.6\.0/ }).click();
       await page.getByRole('button', { name: 'Compare', exact: true }).click();
       await expect(page.getByRole('table', { name: 'Differences between the two versions' })).toBeVisible();
-      await page.getByRole('button', { name: 'Recent Commits' }).click();
-      await expect(page.getByRole('list', { name: 'Recent commits' })).toBeVisible();
     },
   },
   {

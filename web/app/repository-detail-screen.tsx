@@ -3,12 +3,12 @@ import RepositoryDetailRoute, {
   type RepositoryDetailSlots,
 } from '../features/repositories/routes/repository-detail.tsx';
 
-/** The activity card beside the metadata (docs/product.md#repository-detail). */
+/** The Activity tab (docs/product.md#repository-detail). */
 const slots: RepositoryDetailSlots = {
-  aside: (repository) => <RepositoryEventsCard fullName={repository.id} />,
+  activity: (repository) => <RepositoryEventsCard fullName={repository.id} />,
 };
 
-/** The repository detail screen as the route table serves it: the repositories feature's page with the activity feature's card. */
+/** The repository detail screen as the route table serves it: the repositories feature's page with the activity feature's tab. */
 export default function RepositoryDetailScreen() {
   return <RepositoryDetailRoute slots={slots} />;
 }

@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultVersionNumber, formatTime, isoDay } from '../../../../shared/format.ts';
 import { encodeRouteId } from '../../../../shared/route-id.ts';
 import type { Repository, Version } from '../../../../shared/schemas/repositories.ts';
@@ -34,10 +34,16 @@ function version(id: number, number: string, overrides: Partial<Version> = {}): 
   };
 }
 
+/** The tab a describe block's tests open the page on (`?tab=`); none is the Overview. */
+let openTab: string | null = null;
+afterEach(() => {
+  openTab = null;
+});
+
 function openDetail(
   repository: Repository = buildRepository({ id: FULL_NAME }),
   handlers: Record<string, FetchHandler> = {},
-  route = `/repo/${encodeRouteId(repository.id)}`,
+  route = `/repo/${encodeRouteId(repository.id)}${openTab ? `?tab=${openTab}` : ''}`,
 ) {
   signIn();
   return renderApp({
@@ -181,6 +187,32 @@ describe('header, information and metadata', () => {
     expect(screen.getByText('cli')).toBeVisible();
     expect(screen.getByText('rust')).toBeVisible();
     expect(screen.queryByText(/default copyright applies/)).toBeNull();
+  });
+});
+
+describe('tabs', () => {
+  it('opens on Overview, keeps the open tab in the address, and opens the tab the address names', async () => {
+    const { user } = openDetail();
+    await loaded();
+    const tabs = screen.getByRole('tablist');
+    expect(
+      within(tabs)
+        .getAllByRole('tab')
+        .map((tab) => tab.textContent),
+    ).toEqual(['Overview', 'History', 'Versions (0)', 'Discussion (0)', 'Commits', 'Activity']);
+    expect(screen.getByRole('tab', { name: 'Overview' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('heading', { name: 'Information' })).toBeVisible();
+    await user.click(screen.getByRole('tab', { name: /^Discussion/ }));
+    expect(window.location.hash).toBe(`#/repo/${encodeRouteId(FULL_NAME)}?tab=discussion`);
+    expect(await screen.findByText('No comments yet. Be the first to comment!')).toBeVisible();
+    expect(screen.queryByRole('heading', { name: 'Information' })).toBeNull();
+  });
+
+  it('opens the tab in the address', async () => {
+    openDetail(undefined, {}, `/repo/${encodeRouteId(FULL_NAME)}?tab=versions`);
+    await loaded();
+    expect(screen.getByRole('tab', { name: /^Versions/ }).getAttribute('aria-selected')).toBe('true');
+    expect(await screen.findByRole('button', { name: 'Add Version' })).toBeVisible();
   });
 });
 
@@ -354,6 +386,10 @@ describe('delete', () => {
 });
 
 describe('comments', () => {
+  beforeEach(() => {
+    openTab = 'discussion';
+  });
+
   it('shows the empty text, checks the comment, posts with Anonymous by default', async () => {
     let answer: (response: Response) => void = () => {};
     const { user, fetchMock } = openDetail(undefined, {
@@ -413,6 +449,10 @@ describe('comments', () => {
 });
 
 describe('version tracker', () => {
+  beforeEach(() => {
+    openTab = 'versions';
+  });
+
   it('defaults to vYYYY.M.D and today, requires a number, and adds a version', async () => {
     const { user, fetchMock } = openDetail(undefined, {
       [`POST ${PATH}/versions`]: () =>
@@ -465,6 +505,10 @@ describe('version tracker', () => {
 });
 
 describe('compare versions', () => {
+  beforeEach(() => {
+    openTab = 'versions';
+  });
+
   const two = [version(1, 'v1'), version(2, 'v2')];
 
   it('needs at least two versions', async () => {
@@ -570,7 +614,7 @@ describe('recent commits', () => {
     const rendered = openDetail(undefined, { [`GET ${PATH}/commits/`]: handler });
     await loaded();
     expect(requestsTo(rendered.fetchMock, 'GET', `${PATH}/commits/`)).toHaveLength(0);
-    await rendered.user.click(screen.getByRole('button', { name: 'Recent Commits' }));
+    await rendered.user.click(screen.getByRole('tab', { name: 'Commits' }));
     return rendered;
   }
 
@@ -622,7 +666,7 @@ describe('star growth history', () => {
         }),
     });
     await loaded();
-    await user.click(screen.getByRole('button', { name: 'Star Growth History' }));
+    await user.click(screen.getByRole('tab', { name: 'History' }));
     expect(await screen.findByText(/Not much history yet/)).toBeVisible();
     expect(screen.getByText('Latest (2026-08-22): 10 stars, 2 forks.')).toBeVisible();
     expect(screen.getByRole('link', { name: /star-history.com/ }).getAttribute('href')).toBe(
@@ -647,7 +691,7 @@ describe('star growth history', () => {
         }),
     });
     await loaded();
-    await user.click(screen.getByRole('button', { name: 'Star Growth History' }));
+    await user.click(screen.getByRole('tab', { name: 'History' }));
     const table = await screen.findByRole('table', { name: 'Stars, forks and issues per day' });
     expect(within(table).getAllByRole('row')).toHaveLength(3);
     expect(screen.queryByRole('link', { name: /star-history.com/ })).toBeNull();

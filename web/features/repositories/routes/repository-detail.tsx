@@ -1,17 +1,18 @@
-import { Accordion, Alert, Button, Grid, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Grid, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import {
+  IconActivity,
   IconArchive,
   IconArrowLeft,
   IconChartLine,
   IconCloudOff,
   IconGitCommit,
-  IconGitCompare,
+  IconInfoCircle,
   IconMessages,
   IconPlus,
   IconTags,
 } from '@tabler/icons-react';
-import { type ReactNode, useMemo, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { type ReactNode, useMemo } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { decodeRouteId } from '../../../../shared/route-id.ts';
 import type { Repository } from '../../../../shared/schemas/repositories.ts';
 import { InlineMessage } from '../../../components/inline-message.tsx';
@@ -24,6 +25,7 @@ import { useVersions } from '../api/get-versions.ts';
 import { CommentsSection } from '../components/detail/comments-section.tsx';
 import { CommitsSection } from '../components/detail/commits-section.tsx';
 import { CompareSection } from '../components/detail/compare-section.tsx';
+import classes from '../components/detail/detail.module.css';
 import { InformationCard } from '../components/detail/information-card.tsx';
 import { MetadataCard } from '../components/detail/metadata-card.tsx';
 import { MetadataEditor } from '../components/detail/metadata-editor.tsx';
@@ -37,8 +39,8 @@ export const TIMED_OUT_MESSAGE = 'Connection timed out. Loading repository from 
 
 /** Cards other features add to the page, composed in web/app (features don't import each other). */
 export interface RepositoryDetailSlots {
-  /** Beside the metadata: the repository's recent activity. */
-  aside?: (repository: Repository) => ReactNode;
+  /** The Activity tab: the repository's own events. */
+  activity?: (repository: Repository) => ReactNode;
 }
 
 /** The repository detail at #/repo/:id, base64 of the full name (docs/product.md#repository-detail). */
@@ -107,23 +109,44 @@ function RepositoryDetail({ fullName, slots }: { fullName: string; slots: Reposi
   );
 }
 
-type SectionKey = 'history' | 'comments' | 'versions' | 'compare' | 'commits';
+/** The detail page's tabs, as the address names them (`#/repo/{id}?tab=versions`). */
+export const DETAIL_TABS = ['overview', 'history', 'versions', 'discussion', 'commits', 'activity'] as const;
+export type DetailTab = (typeof DETAIL_TABS)[number];
 
+function useDetailTab(available: readonly DetailTab[]) {
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('tab');
+  const tab = available.find((name) => name === requested) ?? 'overview';
+  const select = (next: string | null) =>
+    setParams(
+      (current) => {
+        const updated = new URLSearchParams(current);
+        if (!next || next === 'overview') updated.delete('tab');
+        else updated.set('tab', next);
+        return updated;
+      },
+      { replace: true },
+    );
+  return [tab, select] as const;
+}
+
+/**
+ * The loaded repository (docs/product.md#repository-detail): its header with the numbers and
+ * actions, then tabs. A tab's content mounts when the tab opens, so the commits and the chart
+ * load on first view; the open tab is in the address.
+ */
 function LoadedRepository({ repository, slots }: { repository: Repository; slots: RepositoryDetailSlots }) {
-  // Sections render their content only while open: commits and the chart load on first expand.
-  const [open, setOpen] = useState<string[]>(['comments', 'versions', 'compare']);
   const versions = useVersions(repository.id);
   // biome-ignore lint/correctness/useExhaustiveDependencies: ages are relative to the last load
   const now = useMemo(() => new Date(), [repository.updated_at]);
   const versionList = versions.data ?? repository.versions;
-
-  const section = (key: SectionKey, title: string, icon: ReactNode, children: () => ReactNode) => (
-    <Accordion.Item value={key}>
-      <Accordion.Control icon={icon}>
-        <Text fw={600}>{title}</Text>
-      </Accordion.Control>
-      <Accordion.Panel>{open.includes(key) ? children() : null}</Accordion.Panel>
-    </Accordion.Item>
+  const available = DETAIL_TABS.filter((name) => name !== 'activity' || slots.activity);
+  const [tab, setTab] = useDetailTab(available);
+  const label = (icon: ReactNode, text: string) => (
+    <Group gap={6} wrap="nowrap">
+      {icon}
+      <span>{text}</span>
+    </Group>
   );
 
   return (
@@ -146,52 +169,61 @@ function LoadedRepository({ repository, slots }: { repository: Repository; slots
           This repository is archived on GitHub: it is read-only and no longer maintained.
         </Alert>
       )}
-      <Grid gap="md">
-        <Grid.Col span={{ base: 12, md: 7 }}>
-          <InformationCard repository={repository} now={now} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 5 }}>
+      <RepositoryActions repository={repository} />
+      <Tabs value={tab} onChange={setTab} keepMounted={false} variant="outline" radius="md">
+        <Tabs.List className={classes.tabList}>
+          <Tabs.Tab value="overview">{label(<IconInfoCircle size={16} aria-hidden />, 'Overview')}</Tabs.Tab>
+          <Tabs.Tab value="history">{label(<IconChartLine size={16} aria-hidden />, 'History')}</Tabs.Tab>
+          <Tabs.Tab value="versions">
+            {label(<IconTags size={16} aria-hidden />, `Versions (${versionList.length})`)}
+          </Tabs.Tab>
+          <Tabs.Tab value="discussion">
+            {label(<IconMessages size={16} aria-hidden />, `Discussion (${repository.comments.length})`)}
+          </Tabs.Tab>
+          <Tabs.Tab value="commits">{label(<IconGitCommit size={16} aria-hidden />, 'Commits')}</Tabs.Tab>
+          {slots.activity && (
+            <Tabs.Tab value="activity">{label(<IconActivity size={16} aria-hidden />, 'Activity')}</Tabs.Tab>
+          )}
+        </Tabs.List>
+        <Tabs.Panel value="overview" pt="md">
           <Stack gap="md">
-            <MetadataCard repository={repository} />
-            {slots.aside?.(repository)}
+            <Grid gap="md">
+              <Grid.Col span={{ base: 12, md: 7 }}>
+                <InformationCard repository={repository} now={now} />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, md: 5 }}>
+                <MetadataCard repository={repository} />
+              </Grid.Col>
+            </Grid>
+            <MetadataEditor key={repository.id} repository={repository} />
           </Stack>
-        </Grid.Col>
-      </Grid>
-      <Grid gap="md">
-        <Grid.Col span={{ base: 12, md: 7 }}>
-          <MetadataEditor key={repository.id} repository={repository} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 5 }}>
-          <RepositoryActions repository={repository} />
-        </Grid.Col>
-      </Grid>
-      <Accordion multiple value={open} onChange={setOpen} variant="separated" radius="md" order={2}>
-        {section('history', 'Star Growth History', <IconChartLine size={18} aria-hidden />, () => (
+        </Tabs.Panel>
+        <Tabs.Panel value="history" pt="md">
           <StarHistorySection repository={repository} />
-        ))}
-        {section(
-          'comments',
-          `Comments (${repository.comments.length})`,
-          <IconMessages size={18} aria-hidden />,
-          () => (
-            <CommentsSection repository={repository} />
-          ),
-        )}
-        {section(
-          'versions',
-          `Version Tracker (${versionList.length})`,
-          <IconTags size={18} aria-hidden />,
-          () => (
+        </Tabs.Panel>
+        <Tabs.Panel value="versions" pt="md">
+          <Stack gap="xl">
             <VersionsSection repository={repository} versions={versionList} />
-          ),
-        )}
-        {section('compare', 'Compare Versions', <IconGitCompare size={18} aria-hidden />, () => (
-          <CompareSection repository={repository} versions={versionList} />
-        ))}
-        {section('commits', 'Recent Commits', <IconGitCommit size={18} aria-hidden />, () => (
+            <Stack gap="sm" component="section" aria-labelledby="compare-versions">
+              <Title order={2} size="h4" id="compare-versions">
+                Compare Versions
+              </Title>
+              <CompareSection repository={repository} versions={versionList} />
+            </Stack>
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="discussion" pt="md">
+          <CommentsSection repository={repository} />
+        </Tabs.Panel>
+        <Tabs.Panel value="commits" pt="md">
           <CommitsSection repository={repository} />
-        ))}
-      </Accordion>
+        </Tabs.Panel>
+        {slots.activity && (
+          <Tabs.Panel value="activity" pt="md">
+            {slots.activity(repository)}
+          </Tabs.Panel>
+        )}
+      </Tabs>
     </>
   );
 }

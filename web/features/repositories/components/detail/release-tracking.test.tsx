@@ -31,7 +31,7 @@ function version(id: number, number: string, overrides: Partial<Version> = {}): 
 function open(repository: Repository, handlers: Record<string, FetchHandler> = {}) {
   signIn();
   return renderApp({
-    route: `/repo/${encodeRouteId(repository.id)}`,
+    route: `/repo/${encodeRouteId(repository.id)}?tab=versions`,
     handlers: {
       ...catalogueDouble([]).handlers,
       [`GET ${PATH}`]: () => jsonResponse({ repository }),

@@ -21,6 +21,7 @@ import { parseEtags, snapshotOfRow } from './repo-presenter.ts';
 import type { RepositoryRow, Viewer } from './repos.queries.ts';
 import * as queries from './repos.queries.ts';
 import {
+  deferDuePublic,
   failuresOf,
   finishAttempt,
   leaseDue,
@@ -52,6 +53,8 @@ export interface SyncRunOutcome {
   gone: number;
   failed: number;
   deferred: number;
+  /** When the deferred rows are due again (the latest deferral), or null. */
+  deferredUntil: Date | null;
   /** Contributor recounts queued because new commits arrived. */
   recounts: number;
 }
@@ -157,7 +160,14 @@ export class RepositorySyncService {
    */
   async syncDue(options: SyncRunOptions): Promise<SyncRunOutcome> {
     const run = { budget: SYNC_QUOTA_BUDGET, ...options };
-    const outcome: SyncRunOutcome = { synced: 0, gone: 0, failed: 0, deferred: 0, recounts: 0 };
+    const outcome: SyncRunOutcome = {
+      synced: 0,
+      gone: 0,
+      failed: 0,
+      deferred: 0,
+      deferredUntil: null,
+      recounts: 0,
+    };
     const serverToken = this.#deps.github.tokenFor(null);
     const lanes: { private: boolean; size: number; work: (rows: RepositoryRow[]) => Promise<boolean> }[] = [
       serverToken
@@ -170,6 +180,7 @@ export class RepositorySyncService {
       { private: true, size: REST_LEASE_SIZE, work: (rows) => this.#syncPrivateRows(rows, run, outcome) },
     ];
     for (const lane of lanes) {
+      const deferredBefore = outcome.deferred;
       while (Date.now() < run.deadline) {
         const now = this.#deps.clock.now();
         const rows = await leaseDue(this.#deps.db, {
@@ -181,6 +192,15 @@ export class RepositorySyncService {
         });
         if (rows.length === 0) break;
         if (!(await lane.work(rows))) break;
+      }
+      // The shared token (or the anonymous quota) is used up: the rest of the public lane waits
+      // for the same moment instead of staying due and being leased, one by one, at every tick.
+      if (!lane.private && outcome.deferred > deferredBefore && outcome.deferredUntil) {
+        outcome.deferred += await deferDuePublic(
+          this.#deps.db,
+          this.#deps.clock.now(),
+          outcome.deferredUntil,
+        );
       }
     }
     return outcome;
@@ -371,6 +391,7 @@ export class RepositorySyncService {
 
   /** GitHub said "later": the rows go back due at `eta`, leases cleared, nothing failed. */
   async #defer(rows: RepositoryRow[], owner: string, eta: Date, outcome: SyncRunOutcome): Promise<false> {
+    outcome.deferredUntil = eta;
     await releaseLeases(
       this.#deps.db,
       owner,

@@ -108,6 +108,24 @@ export async function releaseLeases(
     .execute();
 }
 
+/**
+ * Every public repository due now and not leased becomes due at `dueAt`: the shared token's
+ * budget is spent, so none of them can be synced before its reset (docs/product.md#background-sync).
+ */
+export async function deferDuePublic(db: Db, now: Date, dueAt: Date): Promise<number> {
+  const at = now.toISOString();
+  const result = await db
+    .updateTable('repository_sync_state')
+    .set({ due_at: dueAt.toISOString() })
+    .where('due_at', '<=', at)
+    .where((eb) => eb.or([eb('leased_until', 'is', null), eb('leased_until', '<', at)]))
+    .where('repository_id', 'in', (eb) =>
+      eb.selectFrom('repositories').select('id').where('private', '=', 0).where('gone', '=', 0),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 export async function failuresOf(db: Db, repositoryId: number): Promise<number> {
   const row = await db
     .selectFrom('repository_sync_state')

@@ -10,6 +10,8 @@ const LOOK = {
   warning: { color: 'yellow', icon: IconAlertTriangle, role: 'status' },
 } as const;
 
+const STARTS_WITH_SIGN = /^(✅|❌|⚠️|⏳)/u;
+
 export interface InlineMessageProps {
   kind: MessageKind;
   children: ReactNode;
@@ -24,13 +26,15 @@ export interface InlineMessageProps {
  */
 export function InlineMessage({ kind, children, title, onClose }: InlineMessageProps) {
   const { color, icon: Icon, role } = LOOK[kind];
+  // SPEC's texts carry their own sign ('✅ Saved!', '❌ Failed to save.'): no second one beside it.
+  const signed = typeof children === 'string' && STARTS_WITH_SIGN.test(children);
   return (
     <Alert
       role={role}
       color={color}
       variant="light"
       title={title}
-      icon={<Icon size={18} aria-hidden />}
+      icon={signed ? undefined : <Icon size={18} aria-hidden />}
       withCloseButton={onClose !== undefined}
       closeButtonLabel="Dismiss message"
       onClose={onClose}

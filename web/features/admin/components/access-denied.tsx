@@ -13,7 +13,6 @@ export function AccessDenied() {
           color="red"
           variant="light"
           icon={<IconLock size={20} aria-hidden />}
-          title="Access denied"
           w="100%"
           styles={{ message: { textAlign: 'left' }, title: { textAlign: 'left' } }}
         >

@@ -91,7 +91,9 @@ describe('Register', () => {
       password: 'Passw0rd!',
     });
     expect(screen.getByText(REGISTERED)).toBeVisible();
-    expect(screen.getByText(/We sent a verification email/)).toBeVisible();
+    expect(screen.getByText('The link in it is valid for 24 hours.')).toBeVisible();
+    // Said once: the server's sentence, not a second one saying the same.
+    expect(screen.queryByText(/We sent a verification email/)).toBeNull();
     expect(screen.getByRole('link', { name: 'Go to Login' }).getAttribute('href')).toBe('#/login');
     expect(screen.getByRole('link', { name: 'Resend verification email' }).getAttribute('href')).toBe(
       '#/resend-verification',
@@ -110,7 +112,7 @@ describe('Register', () => {
     await fillValid(user);
     await user.click(submit());
     expect(await screen.findByText(first)).toBeVisible();
-    expect(screen.queryByText(/We sent a verification email/)).toBeNull();
+    expect(screen.queryByText(/valid for 24 hours/)).toBeNull();
   });
 
   it.each([

@@ -74,9 +74,9 @@ export default function RegisterRoute() {
       >
         <Stack gap="md">
           {/verif/i.test(successMessage) && (
+            // The server's sentence already says to check the mail; this adds only what it doesn't.
             <Text size="sm" ta="center">
-              We sent a verification email to the address you entered. The link in it is valid for{' '}
-              {VERIFICATION_LINK_HOURS} hours.
+              The link in it is valid for {VERIFICATION_LINK_HOURS} hours.
             </Text>
           )}
           <Button component={Link} to="/login" fullWidth>

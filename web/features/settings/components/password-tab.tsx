@@ -42,8 +42,10 @@ export function PasswordTab() {
           showSuccess(text);
         },
         onError: (error) => {
-          form.setErrors(fieldErrors(error));
-          showError(describeError(error, CHANGE_PASSWORD_FAILED));
+          const fields = fieldErrors(error);
+          form.setErrors(fields);
+          // Said once: a refusal the form can place (a wrong current password) stays on its field.
+          if (Object.keys(fields).length === 0) showError(describeError(error, CHANGE_PASSWORD_FAILED));
         },
       },
     );

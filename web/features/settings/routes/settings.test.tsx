@@ -115,6 +115,22 @@ describe('Password tab', () => {
     expect(screen.queryByText(/Password changed successfully/)).toBeNull();
   });
 
+  it('shows a wrong current password once, on its field, without a banner repeating it', async () => {
+    const { user } = await openSettings('password', {
+      'POST /auth/change-password': () =>
+        errorResponse(400, 'Current password is incorrect', {
+          fields: { current_password: 'Current password is incorrect' },
+        }),
+    });
+    await user.type(passwordInput('Current Password'), 'OldPassw0rd');
+    await user.type(passwordInput('New Password'), 'NewPassw0rd');
+    await user.type(passwordInput('Confirm New Password'), 'NewPassw0rd');
+    await user.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByText('Current password is incorrect')).toBeVisible();
+    expect(screen.getAllByText('Current password is incorrect')).toHaveLength(1);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it.each([
     [
       'the server message',

@@ -352,6 +352,17 @@ export interface SavedViewsTable {
   updated_at: string;
 }
 
+/** A deleted repository's rows while its deletion can be undone (transient: not backed up). */
+export interface RepositoryTrashTable {
+  id: Generated<number>;
+  repository_id: number;
+  full_name_lower: string;
+  deleted_by: number | null;
+  deleted_at: string;
+  expires_at: string;
+  rows: string;
+}
+
 export interface Database {
   repositories: RepositoriesTable;
   repository_aliases: RepositoryAliasesTable;
@@ -375,6 +386,7 @@ export interface Database {
   repository_search: RepositorySearchTable;
   users: UsersTable;
   saved_views: SavedViewsTable;
+  repository_trash: RepositoryTrashTable;
   instance_bootstrap: InstanceBootstrapTable;
   refresh_tokens: RefreshTokensTable;
   email_tokens: EmailTokensTable;

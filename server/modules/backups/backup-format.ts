@@ -46,7 +46,7 @@ export function isInternalTable(name: string): boolean {
  * queued mail (one-time links, sealed) and messages about the data a restore replaces; the
  * notification dispatcher's cursor starts again after the restored events (nothing replayed).
  */
-export const TRANSIENT_TABLES: readonly string[] = ['jobs', 'notification_cursors'];
+export const TRANSIENT_TABLES: readonly string[] = ['jobs', 'notification_cursors', 'repository_trash'];
 
 /**
  * Tables a backup leaves out: Kysely's bookkeeping, the transient ones, and the catalogue's

@@ -46,6 +46,7 @@ import {
 import type { RepositoryRow, Viewer } from './repos.queries.ts';
 import * as queries from './repos.queries.ts';
 import { inTransaction } from './repository-labels.ts';
+import { deleteToTrash, findUndoable, purgeExpiredTrash, restoreDeleted } from './repository-trash.ts';
 import { scheduleAt } from './sync-state.queries.ts';
 
 /**
@@ -599,7 +600,40 @@ export class CatalogueService {
     if (!viewer.is_admin && row.user_id !== viewer.id) {
       throw forbidden('Only the member who added this repository or an administrator can delete it.');
     }
-    await queries.deleteRepository(this.#deps.db, row.id);
+    const now = this.#deps.clock.now();
+    await purgeExpiredTrash(this.#deps.db, now);
+    // Soft for UNDO_DELETE_MS: `restore` puts it back with everything it had.
+    await deleteToTrash(this.#deps.db, row.id, viewer.id, now);
+  }
+
+  /**
+   * Undoes a deletion within UNDO_DELETE_MS (docs/product.md#undo-delete): the member who deleted
+   * it, or an admin. The repository comes back with its tags, notes, comments, versions, history
+   * and events, under its old id.
+   */
+  async restore(viewer: Viewer, fullName: string): Promise<Repository> {
+    const { db, clock } = this.#deps;
+    const now = clock.now();
+    await purgeExpiredTrash(db, now);
+    const trash = await findUndoable(db, fullName, now);
+    if (!trash) throw notFound('Nothing to restore: the deletion can no longer be undone.');
+    if (!viewer.is_admin && trash.deleted_by !== viewer.id) {
+      throw forbidden('Only the member who deleted this repository, or an administrator, can restore it.');
+    }
+    if (await queries.findRepositoryByName(db, fullName)) {
+      throw conflict(`${fullName} is in the catalogue again, so the deleted copy can't come back.`);
+    }
+    let id: number | null;
+    try {
+      id = await restoreDeleted(db, trash.id, now);
+    } catch (error) {
+      // Added again under another name, with the same GitHub id, meanwhile.
+      if (isUniqueViolation(error))
+        throw conflict(`${fullName} is in the catalogue again, so the deleted copy can't come back.`);
+      throw error;
+    }
+    if (id === null) throw notFound('Nothing to restore: the deletion can no longer be undone.');
+    return this.present(id);
   }
 
   async updateMetadata(

@@ -264,6 +264,23 @@ export const reposRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.post(
+    '/repositories/:id/restore',
+    {
+      config: member,
+      schema: {
+        tags,
+        summary: 'Undo a deletion within 30 s (the member who deleted it, or an admin)',
+        description:
+          'The repository comes back with its tags, notes, comments, versions, history and events. 404 once the deletion can no longer be undone; 409 when the name is in the catalogue again.',
+        security,
+        params: repositoryIdParamsSchema,
+        response: { 200: repositoryResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({ repository: await catalogue.restore(requireUser(request), request.params.id) }),
+  );
+
   app.put(
     '/repositories/:id/metadata/',
     {

@@ -1,0 +1,125 @@
+import type { Kysely } from 'kysely';
+import type { Database, RepositoriesTable } from '../../db/schema.ts';
+import { deleteDerivedRows, inTransaction, writeDerivedRows } from './repository-labels.ts';
+import { scheduleAt } from './sync-state.queries.ts';
+
+type Db = Kysely<Database>;
+
+/** How long a deletion can be undone (docs/product.md#undo-delete). */
+export const UNDO_DELETE_MS = 30_000;
+
+/**
+ * Every table whose rows belong to one repository (a `repository_id` column, cascading from
+ * `repositories`), in restore order: a table after the tables it references. Derived rows (tags,
+ * topics, the search index, the sync schedule) are rebuilt instead. A test compares this list
+ * with the schema, so a new table can't be forgotten.
+ */
+export const REPOSITORY_OWNED_TABLES = [
+  'repository_aliases',
+  'repository_access',
+  'comments',
+  'versions',
+  'repository_release_tracking',
+  'repository_releases',
+  'repository_metrics',
+  'repository_history',
+  'repository_events',
+] as const;
+
+type Snapshot = { repository: Record<string, unknown> } & Record<string, Record<string, unknown>[]>;
+
+/**
+ * Deletes a repository, keeping its rows for UNDO_DELETE_MS so `restoreDeleted` can put them back
+ * exactly (ids included). One transaction: the deletion and its trash row exist together.
+ */
+export async function deleteToTrash(
+  db: Db,
+  repositoryId: number,
+  deletedBy: number,
+  now: Date,
+): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const repository = await trx
+      .selectFrom('repositories')
+      .selectAll()
+      .where('id', '=', repositoryId)
+      .executeTakeFirst();
+    if (!repository) return;
+    const snapshot: Record<string, unknown> = { repository };
+    for (const table of REPOSITORY_OWNED_TABLES) {
+      // biome-ignore lint/suspicious/noExplicitAny: the table list is checked against the schema by a test
+      snapshot[table] = await (trx as Kysely<any>)
+        .selectFrom(table)
+        .selectAll()
+        .where('repository_id', '=', repositoryId)
+        .execute();
+    }
+    await trx
+      .insertInto('repository_trash')
+      .values({
+        repository_id: repositoryId,
+        full_name_lower: repository.full_name.toLowerCase(),
+        deleted_by: deletedBy,
+        deleted_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + UNDO_DELETE_MS).toISOString(),
+        rows: JSON.stringify(snapshot),
+      })
+      .execute();
+    await deleteDerivedRows(trx, repositoryId);
+    await trx.deleteFrom('repositories').where('id', '=', repositoryId).execute();
+  });
+}
+
+/** The newest deletion of `fullName` that can still be undone, or undefined. */
+export function findUndoable(db: Db, fullName: string, now: Date) {
+  return db
+    .selectFrom('repository_trash')
+    .selectAll()
+    .where('full_name_lower', '=', fullName.toLowerCase())
+    .where('expires_at', '>', now.toISOString())
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}
+
+/** Puts a deleted repository back with every row it had; false when its id was taken meanwhile. */
+export async function restoreDeleted(db: Db, trashId: number, now: Date): Promise<number | null> {
+  return inTransaction(db, async (trx) => {
+    const trash = await trx
+      .selectFrom('repository_trash')
+      .selectAll()
+      .where('id', '=', trashId)
+      .executeTakeFirst();
+    if (!trash) return null;
+    const snapshot = JSON.parse(trash.rows) as Snapshot;
+    const repository = snapshot.repository as unknown as RepositoriesTable & { id: number };
+    // biome-ignore lint/suspicious/noExplicitAny: rows come back as they were read
+    const anyTrx = trx as Kysely<any>;
+    await anyTrx.insertInto('repositories').values(repository).execute();
+    for (const table of REPOSITORY_OWNED_TABLES) {
+      const rows = snapshot[table] ?? [];
+      for (let start = 0; start < rows.length; start += 200) {
+        await anyTrx
+          .insertInto(table)
+          .values(rows.slice(start, start + 200))
+          .execute();
+      }
+    }
+    await writeDerivedRows(trx, {
+      id: repository.id,
+      full_name: repository.full_name,
+      name: repository.name,
+      description: repository.description,
+      tags: repository.tags,
+      topics: repository.topics,
+      license: repository.license,
+    });
+    await scheduleAt(trx, repository.id, now);
+    await trx.deleteFrom('repository_trash').where('id', '=', trashId).execute();
+    return repository.id;
+  });
+}
+
+/** Deletions past their undo time are gone for good. */
+export async function purgeExpiredTrash(db: Db, now: Date): Promise<void> {
+  await db.deleteFrom('repository_trash').where('expires_at', '<=', now.toISOString()).execute();
+}

@@ -8,17 +8,18 @@ import {
   IconTrash,
   IconX,
 } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { BulkAction, BulkResponse } from '../../../../shared/schemas/bulk.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { useBulkAction, useExportSelection } from '../api/bulk.ts';
+import { showDeletedNotice } from './deleted-notice.tsx';
 
-const DONE: Record<BulkAction, (count: number) => string> = {
+const DONE: Record<Exclude<BulkAction, 'delete'>, (count: number) => string> = {
   add_tags: (count) => `Tags added to ${count} ${plural(count)}.`,
   remove_tags: (count) => `Tags removed from ${count} ${plural(count)}.`,
   sync: (count) => `${count} ${plural(count)} queued for an update from GitHub.`,
-  delete: (count) => `${count} ${plural(count)} deleted.`,
 };
 
 function plural(count: number) {
@@ -28,13 +29,16 @@ function plural(count: number) {
 /** The outcome, one notification: what worked, and each failure with its reason. */
 function report(action: BulkAction, answer: BulkResponse) {
   const failures = answer.results.filter((result) => !result.ok);
+  // Deletions are announced by their own notice, with Undo: here only what failed.
+  const successLine = action === 'delete' ? null : DONE[action](answer.succeeded);
+  if (!successLine && failures.length === 0) return;
   notifications.show({
     color: failures.length === 0 ? 'green' : answer.succeeded === 0 ? 'red' : 'yellow',
     title: failures.length === 0 ? undefined : `${failures.length} could not be changed`,
     autoClose: failures.length === 0 ? 4_000 : false,
     message: (
       <Stack gap={2}>
-        {answer.succeeded > 0 && <Text size="sm">{DONE[action](answer.succeeded)}</Text>}
+        {answer.succeeded > 0 && successLine && <Text size="sm">{successLine}</Text>}
         {failures.map((failure) => (
           <Text size="sm" key={failure.id}>
             {failure.id}: {failure.error}
@@ -51,6 +55,7 @@ function report(action: BulkAction, answer: BulkResponse) {
  */
 export function SelectionBar({ selected, onClear }: { selected: string[]; onClear: () => void }) {
   const bulk = useBulkAction();
+  const queryClient = useQueryClient();
   const exporter = useExportSelection();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [tagMode, setTagMode] = useState<'add_tags' | 'remove_tags' | null>(null);
@@ -63,7 +68,11 @@ export function SelectionBar({ selected, onClear }: { selected: string[]; onClea
       {
         onSuccess: (answer) => {
           report(action, answer);
-          if (action === 'delete') onClear();
+          if (action === 'delete') {
+            onClear();
+            const deleted = answer.results.filter((result) => result.ok).map((result) => result.id);
+            if (deleted.length > 0) showDeletedNotice(deleted, queryClient);
+          }
         },
         onError: (error) =>
           notifications.show({ color: 'red', message: `Failed: ${describeError(error, 'Request failed')}` }),
@@ -207,7 +216,7 @@ export function SelectionBar({ selected, onClear }: { selected: string[]; onClea
           run('delete');
         }}
       >
-        {`They will be removed from the catalogue with their tags, notes, comments and versions. Repositories another member added can only be deleted by them or an administrator; they are listed afterwards.`}
+        {`They will be removed from the catalogue with their tags, notes, comments and versions (you can undo it for 30 seconds). Repositories another member added can only be deleted by them or an administrator; they are listed afterwards.`}
       </ConfirmDialog>
     </>
   );

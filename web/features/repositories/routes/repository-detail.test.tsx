@@ -352,6 +352,23 @@ describe('delete', () => {
     expect(requestsTo(fetchMock, 'DELETE', PATH)).toHaveLength(1);
   });
 
+  it('offers Undo for 30 s after deleting, which brings the repository back and opens it', async () => {
+    const { user, fetchMock } = openDetail(undefined, {
+      [`DELETE ${PATH}`]: () => jsonResponse({ message: 'octo/widget was removed from the catalogue.' }),
+      [`POST ${PATH}/restore`]: () => jsonResponse({ repository: buildRepository({ id: FULL_NAME }) }),
+    });
+    await loaded();
+    await user.click(screen.getByRole('button', { name: 'Delete Repository' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this repository?' });
+    expect(within(dialog).getByText(/You can undo it for 30 seconds\./)).toBeVisible();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText(`${FULL_NAME} deleted.`)).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(await screen.findByText(`${FULL_NAME} restored.`)).toBeVisible();
+    expect(requestsTo(fetchMock, 'POST', `${PATH}/restore`)).toHaveLength(1);
+    await waitFor(() => expect(window.location.hash).toBe(`#/repo/${encodeRouteId(FULL_NAME)}`));
+  });
+
   it("shows 'Failed to delete repository: {message}' and closes the confirmation", async () => {
     const { user } = openDetail(undefined, {
       [`DELETE ${PATH}`]: () =>

@@ -1,5 +1,6 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconRefresh, IconTrash } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { MESSAGE_CLEAR_MS } from '../../../../../shared/constants.ts';
@@ -13,6 +14,7 @@ import { useMessage } from '../../../../lib/hooks/use-message.ts';
 import { useDeleteRepository } from '../../api/delete-repository.ts';
 import { isTimeout } from '../../api/get-repository.ts';
 import { useSyncRepository } from '../../api/sync-repository.ts';
+import { showDeletedNotice } from '../deleted-notice.tsx';
 import tones from '../tones.module.css';
 
 export const UPDATING_MESSAGE = 'Updating from GitHub...';
@@ -30,6 +32,7 @@ export const updateQueuedMessage = (eta: string) =>
 export function RepositoryActions({ repository }: { repository: Repository }) {
   const { user } = useAuth();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const sync = useSyncRepository(repository.id);
   const remove = useDeleteRepository(repository.id);
   const [confirming, setConfirming] = useState(false);
@@ -56,7 +59,10 @@ export function RepositoryActions({ repository }: { repository: Repository }) {
   const onDelete = () => {
     clear();
     remove.mutate(undefined, {
-      onSuccess: () => navigate('/'),
+      onSuccess: () => {
+        navigate('/');
+        showDeletedNotice([repository.id], queryClient, navigate);
+      },
       onError: (error) => {
         setConfirming(false);
         show('error', `Failed to delete repository: ${describeError(error, 'Request failed')}`);
@@ -110,7 +116,7 @@ export function RepositoryActions({ repository }: { repository: Repository }) {
         onConfirm={onDelete}
         onCancel={() => setConfirming(false)}
       >
-        {`${repository.id} will be removed from the catalogue with its tags, notes, comments and versions. This cannot be undone.`}
+        {`${repository.id} will be removed from the catalogue with its tags, notes, comments and versions. You can undo it for 30 seconds.`}
       </ConfirmDialog>
     </Paper>
   );

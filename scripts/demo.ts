@@ -1,10 +1,14 @@
 /**
  * `npm run demo`: the whole app offline. Starts the GitHub test double (real ranking data),
  * the app pointed at it on a fresh temporary database, registers a demo admin through the API,
- * stores a personal token for it, and imports ~200 repositories through the batch call, so
- * every screen has something to show. Nothing is kept after Ctrl-C.
+ * stores a personal token for it, and imports ~200 repositories through the batch call. Then a
+ * year passes on the double (the later ranking snapshot, a few new releases) and the sync engine
+ * runs once, so the activity feed, the versions and the charts have something to show; a local
+ * webhook receiver stands in for Slack and prints what the notifications send. Nothing is kept
+ * after Ctrl-C.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../server/app.ts';
@@ -20,6 +24,29 @@ const built = await run('node', ['scripts/build-if-stale.ts']);
 if (built !== 0) process.exit(built);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'rt-demo-'));
+
+// A local stand-in for Slack: notifications land here and are printed (listed in the demo's
+// allowed webhook hosts, since it is on loopback).
+const receiverPort = port + 2;
+const received: string[] = [];
+const receiver = createServer((request, response) => {
+  let body = '';
+  request.on('data', (chunk) => {
+    body += chunk;
+  });
+  request.on('end', () => {
+    try {
+      const text = (JSON.parse(body) as { text?: string }).text ?? body;
+      received.push(text);
+      console.log(`  [webhook] ${text.split('\n')[0]}`);
+    } catch {
+      console.log(`  [webhook] ${body.slice(0, 200)}`);
+    }
+    response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(receiverPort, '127.0.0.1', resolve));
+const webhookUrl = `http://127.0.0.1:${receiverPort}/services/demo`;
 // The star history of every imported repository is read in the background right after the
 // import (one request per 100 weeks): a quota and pace wide enough that it is done in about a minute.
 const github = await startGitHubDouble({ control: true, quota: { token: 100_000 }, secondary: false });
@@ -31,8 +58,10 @@ const app = await buildApp(
     DATABASE_URL: '',
     GITHUB_API_URL: github.url,
     GITHUB_GRAPHQL_URL: '',
-    GITHUB_TOKEN: '',
+    // The double accepts any token: with a server token the sync engine reads in GraphQL batches.
+    GITHUB_TOKEN: 'ghp_demoServerTokenForTheGitHubDouble01',
     SMTP_URL: '',
+    WEBHOOK_ALLOWED_HOSTS: `hooks.slack.com,discord.com,127.0.0.1:${receiverPort}`,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     HISTORY_BACKFILL: 'on',
   }),
@@ -78,11 +107,83 @@ const result = await api<{ succeeded: number; failed: number }>(
   session.access_token,
 );
 
+// A year passes on GitHub: the later ranking snapshot and a few new releases; one engine run
+// turns them into events (descriptions, topics, star milestones, releases), release versions
+// and a second day of metrics.
+await api('PUT', '/auth/me/slack-webhook', { url: webhookUrl }, session.access_token);
+const channel = await api<{ id: number }>(
+  'POST',
+  '/auth/me/notifications/channels',
+  { kind: 'slack', name: 'Demo receiver' },
+  session.access_token,
+).catch(() => null);
+if (channel) {
+  await api(
+    'POST',
+    '/auth/me/notifications/rules',
+    {
+      channel_id: channel.id,
+      event_types: ['release_published', 'star_milestone', 'archived', 'license_changed'],
+      tags: null,
+      cadence: 'instant',
+    },
+    session.access_token,
+  ).catch((error: Error) => console.log(`  (no notification rule: ${error.message})`));
+}
+github.setSnapshot('2026-08-22');
+for (const [index, { id }] of items.slice(0, 12).entries()) {
+  github.releases.publish(id, {
+    tag: `v${2026 + index}.11.0`,
+    name: `Demo release ${index + 1}`,
+    body: 'Faster, smaller.',
+  });
+}
+await app.db
+  .updateTable('repository_sync_state')
+  .set({ due_at: new Date(0).toISOString() })
+  .execute();
+const year = await app.services.sync.syncDue({ owner: 'demo', deadline: Date.now() + 120_000, budget: 1 });
+const events = await app.db
+  .selectFrom('repository_events')
+  .select(({ fn }) => fn.countAll<number>().as('count'))
+  .executeTakeFirst();
+
+// A member who still has to confirm the address: the mail waits in the outbox folder.
+const member = { email: 'member@example.com', username: 'member', password: 'MemberPassw0rd' };
+await api('POST', '/auth/register', { ...member, first_name: 'Demo', last_name: 'Member' });
+const outbox = join(dataDir, 'outbox');
+let verifyLink = '(the mail is still being written)';
+for (let tries = 0; tries < 20; tries += 1) {
+  const files = (() => {
+    try {
+      return readdirSync(outbox).filter((name) => name.endsWith('.eml'));
+    } catch {
+      return [];
+    }
+  })();
+  const mail = files
+    .map((name) => readFileSync(join(outbox, name), 'utf8'))
+    .find((text) => text.includes('verify-email'));
+  const link = mail
+    ?.replace(/=\r?\n/g, '')
+    .replace(/=3D/g, '=')
+    .match(/https?:\/\/\S*verify-email\S*token=[\w-]+/)?.[0];
+  if (link) {
+    verifyLink = link;
+    break;
+  }
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}
+
 console.log(`
   Repository Tracker demo is running at ${base}
 
   Sign in as ${credentials.email} (or ${credentials.username}) with the password ${credentials.password}
   Imported ${result.succeeded} repositories (${result.failed} failed) in ${((Date.now() - started) / 1000).toFixed(1)} s from the GitHub double at ${github.url}
+  A year passed on the GitHub double: ${year.synced} repositories updated, ${events?.count ?? 0} events in the Activity feed (#/activity)
+  Notifications go to a local webhook receiver at ${webhookUrl}: its messages are printed here
+  Mail is not sent: it is written to ${outbox} (open a .eml file to read it)
+  ${member.email} / ${member.password} still has to confirm the address: ${verifyLink}
   Data lives in ${dataDir} and is removed when you stop the demo (Ctrl-C).
 `);
 
@@ -107,6 +208,7 @@ void reportHistory().catch(() => {});
 async function stop() {
   await app.close();
   await github.close();
+  receiver.close();
   rmSync(dataDir, { recursive: true, force: true });
   process.exit(0);
 }

@@ -119,7 +119,8 @@ if (await ensureRedis(ci)) {
 
 if (await ensurePostgres(ci)) {
   const postgres = { TEST_DB: 'postgres', TEST_PG_URL };
-  await vitest('postgres', ['--project', 'node', 'server/', ...OWN_PASSES], postgres);
+  // The fuzz test's routes × callers again, fewer runs each: the SQLite pass is the thorough one.
+  await vitest('postgres', ['--project', 'node', 'server/', ...OWN_PASSES], { ...postgres, FUZZ_RUNS: '20' });
   await vitest('security (postgres)', ['--project', 'node', SECURITY], postgres);
 } else if (ci) {
   console.error(

@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom/vitest';
+import { notifications } from '@mantine/notifications';
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { takeWholeCatalogueRequests } from './catalogue-guard.ts';
@@ -6,6 +7,8 @@ import { takeWholeCatalogueRequests } from './catalogue-guard.ts';
 // Vitest runs without globals, so Testing Library can't register its own cleanup.
 afterEach(() => {
   cleanup();
+  // Mantine's notifications live in a module-level store: one test's must not reach the next.
+  notifications.clean();
   localStorage.clear();
   sessionStorage.clear();
   window.location.hash = '';

@@ -534,6 +534,9 @@ const screens: { name: string; path: string; ready: (page: Page) => Promise<void
       await page.getByRole('combobox', { name: 'Second version' }).click();
       await page.getByRole('option', { name: /^v3\.6\.0/ }).click();
       await page.getByRole('button', { name: 'Compare', exact: true }).click();
+      // Both versions were recorded on the same data: nothing changed, the unchanged fields on request.
+      await expect(page.getByText('Nothing changed between these two versions.')).toBeVisible();
+      await page.getByText(/^Show unchanged fields/).click();
       await expect(page.getByRole('table', { name: 'Differences between the two versions' })).toBeVisible();
     },
   },

@@ -605,12 +605,15 @@ for (const width of [1280, 375]) {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${screen.name} overflows by ${overflow}px`).toBeLessThanOrEqual(0);
         // Let charts and transitions settle before the picture.
-        await page.waitForTimeout(400);
+        await page.waitForTimeout(150);
         await page.screenshot({
           path: `${SCREENSHOT_DIR}/${screen.name}-${width}-${scheme}.png`,
           fullPage: true,
         });
-        await checkAccessibility(page, `${screen.name} ${width}px ${scheme}`);
+        // axe in one width per scheme (1280 light, 375 dark): contrast depends on the scheme, the
+        // structure it checks hardly on the width, and every screen is checked in both schemes.
+        if ((width === 1280) === (scheme === 'light'))
+          await checkAccessibility(page, `${screen.name} ${width}px ${scheme}`);
       }
     });
   }

@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { createHashRouter, RouterProvider } from 'react-router';
-import { afterEach, vi } from 'vitest';
+import { vi } from 'vitest';
 import { STORAGE_KEYS } from '../../shared/constants.ts';
 import type { RepositorySummary } from '../../shared/schemas/repositories.ts';
 import type { VersionResponse } from '../../shared/schemas/system.ts';
@@ -164,10 +164,16 @@ export function setViewportWidth(width: number): void {
 }
 
 const routers: { dispose: () => void }[] = [];
-afterEach(() => {
+
+/**
+ * Disposes the routers the test opened and puts the window back to 1024 px. Called from
+ * test/web/setup.ts after each test: a hook registered here would attach only to the first test
+ * file that imports this module when files share a worker.
+ */
+export function resetRenderState(): void {
   for (const router of routers.splice(0)) router.dispose();
   setViewportWidth(1024);
-});
+}
 
 export interface RenderAppOptions {
   /** The hash path to open, e.g. '/tags' or '/admin?tab=users'. */

@@ -3,10 +3,12 @@ import { notifications } from '@mantine/notifications';
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { takeWholeCatalogueRequests } from './catalogue-guard.ts';
+import { resetRenderState } from './render.tsx';
 
 // Vitest runs without globals, so Testing Library can't register its own cleanup.
 afterEach(() => {
   cleanup();
+  resetRenderState();
   // Mantine's notifications live in a module-level store: one test's must not reach the next.
   notifications.clean();
   localStorage.clear();

@@ -363,10 +363,11 @@ describe.skipIf(!redisUrl || !pgAvailable)(
       // One backup file per tick in the shared BACKUP_DIR.
       const files = readdirSync(backupDir).filter((name) => name.startsWith('backup-auto-'));
       expect(files.length).toBe(Math.min(backups.length, 10));
-      // Both instances were ticking: each was told at least once that the other had the tick.
+      // Both instances were ticking, and at least one tick was refused to one of them (which one
+      // wins a tick is a race: over a few ticks one may win them all).
+      expect(a.output() + b.output()).toContain('another instance took this run');
       for (const instance of [a, b]) {
         expect(instance.output(), instance.name).toContain(`"job":"${BACKUP_JOB_NAME}"`);
-        expect(instance.output(), instance.name).toContain('another instance took this run');
       }
     }, 20_000);
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../shared/schemas/errors.ts';
 import { healthResponseSchema, readinessResponseSchema } from '../shared/schemas/system.ts';
 import { signedInUser } from '../test/helpers/auth-factory.ts';
+import { buildRepositoryRow } from '../test/helpers/repository-row.ts';
 import { createTestApp, type TestApp } from '../test/helpers/test-app.ts';
 import { createScratchDatabase, testDialect, testPostgresUrl } from '../test/helpers/test-database.ts';
 import { isDatabaseUnavailable, openDatabase } from './db/database.ts';
@@ -169,35 +170,10 @@ describe.skipIf(!onPostgres)('PostgreSQL connections cut while requests run', ()
     maintenance = new pg.Client({ connectionString: testPostgresUrl });
     await maintenance.connect();
     const now = new Date().toISOString();
-    await insertRepository(t.app.db, {
-      full_name: repository,
-      github_id: 424_242,
-      user_id: member.id,
-      name: 'faults-repository',
-      description: null,
-      url: `https://github.com/${repository}`,
-      license: '',
-      topics: '',
-      tags: '',
-      notes: '',
-      stars: 1,
-      forks: 0,
-      issues: 0,
-      commits: 1,
-      contributors: 1,
-      contributors_capped: 0,
-      language: null,
-      archived: 0,
-      private: 0,
-      gone: 0,
-      default_branch: 'main',
-      last_commit: now,
-      last_synced: now,
-      recent_commits: '[]',
-      etags: '{}',
-      created_at: now,
-      updated_at: now,
-    });
+    await insertRepository(
+      t.app.db,
+      buildRepositoryRow(repository, 424_242, { user_id: member.id, last_commit: now, last_synced: now }),
+    );
   });
 
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRepositoryRow } from '../../../test/helpers/repository-row.ts';
 import { createTestDatabase, type ScratchDatabase } from '../../../test/helpers/test-database.ts';
 import { migrations } from '../../db/migrations/index.ts';
 
@@ -28,35 +29,7 @@ describe('migration 2026-11-25-0300 (star history)', () => {
     const now = new Date().toISOString();
     const repository = await db
       .insertInto('repositories')
-      .values({
-        full_name: 'octo/widget',
-        github_id: 7,
-        user_id: null,
-        name: 'widget',
-        description: null,
-        url: 'https://github.com/octo/widget',
-        license: '',
-        topics: '',
-        tags: '',
-        notes: '',
-        stars: 10,
-        forks: 2,
-        issues: 1,
-        commits: 5,
-        contributors: 1,
-        contributors_capped: 0,
-        language: null,
-        archived: 0,
-        private: 0,
-        gone: 0,
-        default_branch: 'main',
-        last_commit: null,
-        last_synced: now,
-        recent_commits: '[]',
-        etags: '{}',
-        created_at: now,
-        updated_at: now,
-      })
+      .values(buildRepositoryRow('octo/widget', 7, { stars: 10, forks: 2, issues: 1, commits: 5 }))
       .returning('id')
       .executeTakeFirstOrThrow();
     const rows = [

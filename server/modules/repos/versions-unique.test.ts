@@ -2,6 +2,7 @@ import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
+import { buildRepositoryRow } from '../../../test/helpers/repository-row.ts';
 import { createTestDatabase } from '../../../test/helpers/test-database.ts';
 import { migrations } from '../../db/migrations/index.ts';
 
@@ -54,35 +55,7 @@ describe('migration 2026-11-25-0800 (unique version numbers)', () => {
       const now = new Date().toISOString();
       const repository = await db
         .insertInto('repositories')
-        .values({
-          full_name: 'octo/widget',
-          github_id: 7,
-          user_id: null,
-          name: 'widget',
-          description: null,
-          url: 'https://github.com/octo/widget',
-          license: '',
-          topics: '',
-          tags: '',
-          notes: '',
-          stars: 1,
-          forks: 0,
-          issues: 0,
-          commits: 1,
-          contributors: 1,
-          contributors_capped: 0,
-          language: null,
-          archived: 0,
-          private: 0,
-          gone: 0,
-          default_branch: 'main',
-          last_commit: null,
-          last_synced: now,
-          recent_commits: '[]',
-          etags: '{}',
-          created_at: now,
-          updated_at: now,
-        })
+        .values(buildRepositoryRow('octo/widget', 7))
         .returning('id')
         .executeTakeFirstOrThrow();
       for (const version_number of ['v1', ' V1', 'v1 (2)', 'v1', 'v2']) {

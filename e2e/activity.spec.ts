@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import {
   type Account,
@@ -9,7 +8,8 @@ import {
   registerThrowawayFirstAccount,
   signIn,
 } from './helpers/accounts.ts';
-import { CONTROL_URL } from './helpers/mail.ts';
+import { checkAccessibility } from './helpers/axe.ts';
+import { routeId, steerDouble } from './helpers/double.ts';
 
 /**
  * The activity journey (issue 13, docs/product.md#activity): add three repositories, let GitHub
@@ -24,36 +24,6 @@ mkdirSync(SCREENSHOT_DIR, { recursive: true });
 const TAG = 'activity-e2e';
 /** Unarchived a year later; new description and a topic less; 50k and 100k stars crossed. */
 const NAMES = ['discord/manifold', 'vinta/awesome-python', 'openai/codex'];
-
-const routeId = (fullName: string) => Buffer.from(fullName, 'utf8').toString('base64url');
-
-async function steerDouble(request: APIRequestContext, path: string, data: unknown = {}) {
-  const control = await request.get(`${CONTROL_URL}/github`);
-  const { url } = (await control.json()) as { url: string };
-  const response = await request.post(`${url}/_double/${path}`, { data });
-  expect(response.ok(), await response.text()).toBe(true);
-}
-
-/** Axe with no serious or critical violations, over the whole page or only `scope` (this feature's card). */
-async function checkAccessibility(page: Page, label: string, scope?: string) {
-  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
-  if (scope) builder = builder.include(scope);
-  const results = await builder.analyze();
-  const bad = results.violations.filter(
-    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-  );
-  const summary = results.violations.map(
-    (violation) =>
-      `${violation.impact} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-  );
-  if (summary.length > 0) console.log(`[axe] ${label}\n  ${summary.join('\n  ')}`);
-  expect
-    .soft(
-      bad.map((violation) => violation.id),
-      `${label}: ${summary.join('\n')}`,
-    )
-    .toEqual([]);
-}
 
 test.describe.configure({ mode: 'serial' });
 

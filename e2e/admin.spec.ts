@@ -1,5 +1,6 @@
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { axeMode, checkAccessibility } from './helpers/axe.ts';
 
 /**
  * The admin journey: every dashboard tab, the user toggles, backups (create, automatic,
@@ -237,6 +238,7 @@ for (const width of [1280, 375]) {
           path: `${SCREENSHOT_DIR}/admin-${tab}-${width}-${scheme}.png`,
           fullPage: true,
         });
+        if (axeMode(width, scheme)) await checkAccessibility(page, `admin ${tab} ${width}px ${scheme}`);
       }
       await context.close();
     });

@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import {
@@ -9,6 +8,8 @@ import {
   registerThrowawayFirstAccount,
   signIn,
 } from './helpers/accounts.ts';
+import { checkAccessibility } from './helpers/axe.ts';
+import { routeId } from './helpers/double.ts';
 
 /**
  * The star-history journey (issue 13): a member with a GitHub token adds a repository created
@@ -22,7 +23,6 @@ const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? '/tmp/history-shots';
 mkdirSync(SCREENSHOT_DIR, { recursive: true });
 /** Created in 2012 in the double: weekly points for years, then a daily year. */
 const REPOSITORY = 'tailwindlabs/tailwindcss';
-const routeId = (fullName: string) => Buffer.from(fullName, 'utf8').toString('base64url');
 
 test.describe.configure({ mode: 'serial' });
 
@@ -124,19 +124,7 @@ for (const width of [1280, 375]) {
         .locator('[data-section="star-history"]')
         .screenshot({ path: `${SCREENSHOT_DIR}/history-${width}-${scheme}.png` });
       // This section's own content (the rest of the detail page is repositories.spec.ts's).
-      const results = await new AxeBuilder({ page })
-        .include('[data-section="star-history"]')
-        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-        .analyze();
-      const bad = results.violations.filter(
-        (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-      );
-      expect(
-        bad.map(
-          (violation) =>
-            `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-        ),
-      ).toEqual([]);
+      await checkAccessibility(page, `history ${width}px ${scheme}`, '[data-section="star-history"]');
     });
   }
 }

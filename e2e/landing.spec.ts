@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures.ts';
+import { axeMode, checkAccessibility } from './helpers/axe.ts';
 
 const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
 
@@ -57,6 +58,7 @@ test.describe('landing page and hash navigation', () => {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow).toBeLessThanOrEqual(0);
         await page.screenshot({ path: `${SCREENSHOT_DIR}/landing-${width}-${scheme}.png`, fullPage: true });
+        if (axeMode(width, scheme)) await checkAccessibility(page, `landing ${width}px ${scheme}`);
       });
     }
   }

@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import {
@@ -8,6 +7,7 @@ import {
   registerThrowawayFirstAccount,
   signIn,
 } from './helpers/accounts.ts';
+import { checkAccessibility } from './helpers/axe.ts';
 import { CONTROL_URL } from './helpers/mail.ts';
 
 /**
@@ -37,23 +37,6 @@ async function recordRelease(request: APIRequestContext, name: string, tag: stri
     `${CONTROL_URL}/notifications/event?name=${encodeURIComponent(name)}&tag=${tag}&tags=${tags}`,
   );
   expect(response.ok(), await response.text()).toBe(true);
-}
-
-async function checkAccessibility(page: Page, label: string) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const bad = results.violations.filter(
-    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-  );
-  for (const violation of results.violations)
-    console.log(
-      `[axe] ${label}: ${violation.impact} ${violation.id} ${violation.nodes.map((n) => n.target).join(', ')}`,
-    );
-  expect(
-    bad.map((violation) => violation.id),
-    label,
-  ).toEqual([]);
 }
 
 test.describe.configure({ mode: 'serial' });

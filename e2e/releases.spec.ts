@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { listDoubleRepositories } from '../test/github-double/index.ts';
 import { expect, test } from './fixtures.ts';
 import {
@@ -9,7 +8,8 @@ import {
   registerThrowawayFirstAccount,
   signIn,
 } from './helpers/accounts.ts';
-import { CONTROL_URL } from './helpers/mail.ts';
+import { checkAccessibility } from './helpers/axe.ts';
+import { routeId, steerDouble } from './helpers/double.ts';
 
 /**
  * The releases journey (docs/product.md#releases): a member adds a repository, it publishes a
@@ -28,35 +28,6 @@ const REPOSITORY =
     .filter((repository) => !repository.special)
     .map((repository) => repository.fullName)
     .filter((name) => /^[a-z0-9-]+\/[a-z0-9-]+$/i.test(name))[1500] ?? 'octo-double/bare-repository';
-
-function routeId(fullName: string): string {
-  return Buffer.from(fullName, 'utf8').toString('base64url');
-}
-
-async function steerDouble(request: APIRequestContext, path: string, data: unknown = {}) {
-  const state = await request.get(`${CONTROL_URL}/github`);
-  expect(state.ok()).toBe(true);
-  const { url } = (await state.json()) as { url: string };
-  const response = await request.post(`${url}/_double/${path}`, { data });
-  expect(response.ok(), await response.text()).toBe(true);
-}
-
-async function checkAccessibility(page: Page, label: string) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const bad = results.violations.filter(
-    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-  );
-  for (const violation of results.violations)
-    console.log(
-      `[axe] ${label}: ${violation.impact} ${violation.id} ${violation.nodes.map((n) => n.target).join(', ')}`,
-    );
-  expect(
-    bad.map((violation) => violation.id),
-    label,
-  ).toEqual([]);
-}
 
 test.describe.configure({ mode: 'serial' });
 

@@ -1,6 +1,5 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import { expect, test } from './fixtures.ts';
 import {
@@ -10,6 +9,8 @@ import {
   registerThrowawayFirstAccount,
   signIn,
 } from './helpers/accounts.ts';
+import { axeMode, checkAccessibility } from './helpers/axe.ts';
+import { routeId, steerDouble } from './helpers/double.ts';
 import { CONTROL_URL } from './helpers/mail.ts';
 
 /**
@@ -22,47 +23,6 @@ import { CONTROL_URL } from './helpers/mail.ts';
 
 const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? '/tmp/repo-shots';
 mkdirSync(SCREENSHOT_DIR, { recursive: true });
-
-/** base64url of a full name, as the app writes route ids (docs/product.md#route-table). */
-function routeId(fullName: string): string {
-  return Buffer.from(fullName, 'utf8').toString('base64url');
-}
-
-async function doubleUrl(request: APIRequestContext): Promise<string> {
-  const response = await request.get(`${CONTROL_URL}/github`);
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as { url: string }).url;
-}
-
-async function steerDouble(request: APIRequestContext, path: string, data: unknown = {}) {
-  const response = await request.post(`${await doubleUrl(request)}/_double/${path}`, { data });
-  expect(response.ok(), await response.text()).toBe(true);
-}
-
-/** Axe with no serious or critical violations; the rest is printed for the report. */
-async function checkAccessibility(page: Page, label: string) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const bad = results.violations.filter(
-    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-  );
-  const summary = results.violations.map(
-    (violation) =>
-      `${violation.impact} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-  );
-  if (summary.length > 0) console.log(`[axe] ${label}\n  ${summary.join('\n  ')}`);
-  if (process.env.AXE_DEBUG) {
-    for (const violation of bad)
-      for (const node of violation.nodes) console.log('[axe-node]', node.html, node.failureSummary);
-  }
-  expect
-    .soft(
-      bad.map((violation) => violation.id),
-      `${label}: ${summary.join('\n')}`,
-    )
-    .toEqual([]);
-}
 
 const main = (page: Page) => page.getByRole('main');
 
@@ -612,10 +572,7 @@ for (const width of [1280, 375]) {
           path: `${SCREENSHOT_DIR}/${screen.name}-${width}-${scheme}.png`,
           fullPage: true,
         });
-        // axe in one width per scheme (1280 light, 375 dark): contrast depends on the scheme, the
-        // structure it checks hardly on the width, and every screen is checked in both schemes.
-        if ((width === 1280) === (scheme === 'light'))
-          await checkAccessibility(page, `${screen.name} ${width}px ${scheme}`);
+        if (axeMode(width, scheme)) await checkAccessibility(page, `${screen.name} ${width}px ${scheme}`);
       }
     });
   }

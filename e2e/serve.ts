@@ -74,11 +74,11 @@ const registered = await app.inject({
 if (registered.statusCode !== 201) throw new Error(`could not register the e2e admin: ${registered.body}`);
 
 /**
- * `count` public repositories added by `username`, named `{prefix}{n % 97}/repo-{n}`, written in
+ * `count` public repositories added by `username`, named `{prefix}{n % 97}/repo-{n}` (n from `start`), written in
  * bulk and then indexed the way a restore is (one code path for the derived tables), so the
  * journey meets what a large team's catalogue gives the server.
  */
-async function seedCatalogue(count: number, username: string, prefix: string): Promise<number> {
+async function seedCatalogue(count: number, username: string, prefix: string, start = 0): Promise<number> {
   const user = await app.db
     .selectFrom('users')
     .select('id')
@@ -86,7 +86,7 @@ async function seedCatalogue(count: number, username: string, prefix: string): P
     .executeTakeFirst();
   if (!user) throw new Error(`no user ${username}`);
   const licenses = ['MIT', 'Apache-2.0', '', 'GPL-3.0'];
-  const rows: NewRepository[] = Array.from({ length: count }, (_, i) => ({
+  const rows: NewRepository[] = Array.from({ length: count }, (_, n) => n + start).map((i) => ({
     full_name: `${prefix}${i % 97}/repo-${i}`,
     github_id: 900_000_000 + i,
     user_id: user.id,
@@ -135,7 +135,9 @@ async function controlCatalogue(url: URL): Promise<unknown> {
   if (!/^[a-z]+$/.test(prefix)) throw new Error('prefix: lower-case letters only');
   if (url.pathname === '/catalogue/seed') {
     const count = Number(url.searchParams.get('count') ?? 10_000);
-    return { seeded: await seedCatalogue(count, url.searchParams.get('username') ?? '', prefix) };
+    // `start` numbers the rows (and their GitHub ids) after another seed's, so two can coexist.
+    const start = Number(url.searchParams.get('start') ?? 0);
+    return { seeded: await seedCatalogue(count, url.searchParams.get('username') ?? '', prefix, start) };
   }
   await clearCatalogue(prefix);
   return { cleared: true };

@@ -123,7 +123,13 @@ export function SidebarNav({ collapsed }: { collapsed: boolean }) {
                     }
                     leftSection={
                       view.shared ? (
-                        <IconUsers size={18} stroke={1.75} aria-label="Shared" />
+                        // Another member's view says so in its description; one's own needs the icon's word.
+                        <IconUsers
+                          size={18}
+                          stroke={1.75}
+                          aria-label={view.owner.id === userId ? 'Shared' : undefined}
+                          aria-hidden={view.owner.id !== userId || undefined}
+                        />
                       ) : (
                         <IconBookmark size={18} stroke={1.75} aria-hidden />
                       )

@@ -80,7 +80,15 @@ export function FilterMenu({
         </Button>
       </Popover.Target>
       <Popover.Dropdown>
-        <Stack gap="sm" role="group" aria-label="Filters">
+        {/* Focus lands on the menu itself: on the first field it would open the tag list over the rest. */}
+        <Stack
+          gap="sm"
+          role="group"
+          aria-label="Filters"
+          tabIndex={-1}
+          data-autofocus
+          style={{ outline: 'none' }}
+        >
           <TagsInput
             label="Tags"
             description="Every tag must be present"

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { catalogueDouble } from '../../../../test/web/catalogue-double.ts';
-import { jsonResponse, renderApp, signIn } from '../../../../test/web/render.tsx';
+import { jsonResponse, renderApp, setViewportWidth, signIn } from '../../../../test/web/render.tsx';
 import { buildSummary } from '../../../../test/web/repository-fixtures.ts';
 
 function openList() {
@@ -75,5 +75,30 @@ describe('bulk actions on the selection', () => {
       screen.getByText('b/two: Only the member who added this repository or an administrator can delete it.'),
     ).toBeVisible();
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Selected repositories' })).toBeNull());
+    // Each notification's close button has a name (the theme gives Mantine's one).
+    expect(screen.getAllByRole('button', { name: 'Dismiss' }).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('keeps to one row of named icons on a phone, and its tag form still opens', async () => {
+    setViewportWidth(375);
+    const { user, sent } = openList();
+    // Phones get cards; each has its own checkbox.
+    await user.click(await screen.findByRole('checkbox', { name: 'Select b/two' }));
+    const bar = await screen.findByRole('region', { name: 'Selected repositories' });
+    for (const name of [
+      'Add tags',
+      'Remove tags',
+      'Update from GitHub',
+      'Export',
+      'Delete',
+      'Clear selection',
+    ]) {
+      const button = within(bar).getByRole('button', { name });
+      expect(button.textContent, name).toBe('');
+    }
+    await user.click(within(bar).getByRole('button', { name: 'Remove tags' }));
+    await user.type(await screen.findByRole('combobox', { name: 'Tags to remove' }), 'web{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Remove from 1' }));
+    await waitFor(() => expect(sent).toEqual([{ items: ['b/two'], action: 'remove_tags', tags: 'web' }]));
   });
 });

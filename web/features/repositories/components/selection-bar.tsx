@@ -1,4 +1,17 @@
-import { Affix, Button, Group, Paper, Popover, Stack, TagsInput, Text, Transition } from '@mantine/core';
+import {
+  ActionIcon,
+  Affix,
+  Button,
+  type ButtonProps,
+  Group,
+  Paper,
+  Popover,
+  Stack,
+  TagsInput,
+  Text,
+  Tooltip,
+  Transition,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   IconFileExport,
@@ -9,7 +22,7 @@ import {
   IconX,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { forwardRef, type ReactNode, useState } from 'react';
 import type { BulkAction, BulkResponse } from '../../../../shared/schemas/bulk.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
@@ -49,11 +62,69 @@ function report(action: BulkAction, answer: BulkResponse) {
   });
 }
 
+interface BarButtonProps {
+  icon: ReactNode;
+  label: string;
+  compact: boolean;
+  onClick: () => void;
+  loading?: boolean;
+  color?: string;
+  variant?: ButtonProps['variant'];
+}
+
+/** A labelled button, or on a phone an icon with the same name and a tooltip: the bar stays one row. */
+const BarButton = forwardRef<HTMLButtonElement, BarButtonProps>(function BarButton(
+  { icon, label, compact, onClick, loading, color, variant = 'default', ...rest },
+  ref,
+) {
+  // `rest`: what a Popover.Target adds (aria-expanded, aria-controls).
+  if (compact)
+    return (
+      <Tooltip label={label}>
+        <ActionIcon
+          ref={ref}
+          size={32}
+          variant={variant}
+          color={color}
+          loading={loading}
+          aria-label={label}
+          onClick={onClick}
+          {...rest}
+        >
+          {icon}
+        </ActionIcon>
+      </Tooltip>
+    );
+  return (
+    <Button
+      {...rest}
+      ref={ref}
+      variant={variant}
+      color={color}
+      size="xs"
+      leftSection={icon}
+      loading={loading}
+      onClick={onClick}
+    >
+      {label}
+    </Button>
+  );
+});
+
 /**
  * The actions over the list's selection (docs/product.md#bulk-actions), docked at the bottom of
  * the screen while anything is selected: tags, update, export, delete (one confirmation for all).
  */
-export function SelectionBar({ selected, onClear }: { selected: string[]; onClear: () => void }) {
+export function SelectionBar({
+  selected,
+  onClear,
+  compact = false,
+}: {
+  selected: string[];
+  onClear: () => void;
+  /** Icons only (phones). */
+  compact?: boolean;
+}) {
   const bulk = useBulkAction();
   const queryClient = useQueryClient();
   const exporter = useExportSelection();
@@ -89,23 +160,21 @@ export function SelectionBar({ selected, onClear }: { selected: string[]; onClea
       shadow="md"
     >
       <Popover.Target>
-        <Button
-          variant="default"
-          size="xs"
-          leftSection={
+        <BarButton
+          compact={compact}
+          icon={
             mode === 'add_tags' ? (
               <IconTagPlus size={16} aria-hidden />
             ) : (
               <IconTagMinus size={16} aria-hidden />
             )
           }
+          label={mode === 'add_tags' ? 'Add tags' : 'Remove tags'}
           onClick={() => {
             setTags([]);
             setTagMode(tagMode === mode ? null : mode);
           }}
-        >
-          {mode === 'add_tags' ? 'Add tags' : 'Remove tags'}
-        </Button>
+        />
       </Popover.Target>
       <Popover.Dropdown>
         <Stack gap="xs" w={260}>
@@ -148,25 +217,23 @@ export function SelectionBar({ selected, onClear }: { selected: string[]; onClea
                 role="region"
                 aria-label="Selected repositories"
               >
-                <Group gap="xs" wrap="wrap" justify="center">
+                <Group gap={compact ? 6 : 'xs'} wrap={compact ? 'nowrap' : 'wrap'} justify="center">
                   <Text size="sm" fw={600} px={4} aria-live="polite">
                     {count} selected
                   </Text>
                   {tagButton('add_tags')}
                   {tagButton('remove_tags')}
-                  <Button
-                    variant="default"
-                    size="xs"
-                    leftSection={<IconRefresh size={16} aria-hidden />}
+                  <BarButton
+                    compact={compact}
+                    icon={<IconRefresh size={16} aria-hidden />}
+                    label="Update from GitHub"
                     loading={bulk.isPending && bulk.variables?.action === 'sync'}
                     onClick={() => run('sync')}
-                  >
-                    Update from GitHub
-                  </Button>
-                  <Button
-                    variant="default"
-                    size="xs"
-                    leftSection={<IconFileExport size={16} aria-hidden />}
+                  />
+                  <BarButton
+                    compact={compact}
+                    icon={<IconFileExport size={16} aria-hidden />}
+                    label="Export"
                     loading={exporter.isPending}
                     onClick={() =>
                       exporter.mutate(selected, {
@@ -179,26 +246,22 @@ export function SelectionBar({ selected, onClear }: { selected: string[]; onClea
                           }),
                       })
                     }
-                  >
-                    Export
-                  </Button>
-                  <Button
+                  />
+                  <BarButton
+                    compact={compact}
+                    icon={<IconTrash size={16} aria-hidden />}
+                    label="Delete"
                     color="red"
                     variant="light"
-                    size="xs"
-                    leftSection={<IconTrash size={16} aria-hidden />}
                     onClick={() => setConfirmDelete(true)}
-                  >
-                    Delete
-                  </Button>
-                  <Button
+                  />
+                  <BarButton
+                    compact={compact}
+                    icon={<IconX size={16} aria-hidden />}
+                    label="Clear selection"
                     variant="subtle"
-                    size="xs"
-                    leftSection={<IconX size={16} aria-hidden />}
                     onClick={onClear}
-                  >
-                    Clear selection
-                  </Button>
+                  />
                 </Group>
               </Paper>
             </Group>

@@ -482,6 +482,9 @@ describe('repository list: the filter menu', () => {
     await screen.findByText('Showing 2 of 2 repositories');
     await user.click(screen.getByRole('button', { name: 'Filters' }));
     const menu = await screen.findByRole('group', { name: 'Filters' });
+    // The menu opens with every field in view: focus on the menu, no field's list open over the rest.
+    await waitFor(() => expect(menu).toHaveFocus());
+    expect(screen.queryByRole('listbox')).toBeNull();
     await user.click(within(menu).getByRole('combobox', { name: 'Tags' }));
     await user.click(await screen.findByRole('option', { name: 'web' }));
     await waitFor(() => expect(hashParams().get('tags')).toBe('web'));

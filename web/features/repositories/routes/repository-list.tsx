@@ -366,7 +366,7 @@ export default function RepositoryListRoute() {
           </Stack>
         )}
       </Stack>
-      <SelectionBar selected={[...selected]} onClear={() => setSelected(new Set())} />
+      <SelectionBar selected={[...selected]} onClear={() => setSelected(new Set())} compact={isPhone} />
     </PageContainer>
   );
 }

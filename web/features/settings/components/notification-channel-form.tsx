@@ -100,13 +100,7 @@ export function NotificationChannelForm({ channel, hasSlackWebhook, onClose, onS
       : null;
 
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      closeButtonProps={{ 'aria-label': 'Close' }}
-      title={editing ? 'Edit channel' : 'Add channel'}
-      centered
-    >
+    <Modal opened onClose={onClose} title={editing ? 'Edit channel' : 'Add channel'} centered>
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           {serverMessage && <InlineMessage kind="error">{serverMessage}</InlineMessage>}

@@ -98,14 +98,7 @@ export function NotificationRuleForm({ rule, channels, onClose, onSaved }: RuleF
       : null;
 
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      closeButtonProps={{ 'aria-label': 'Close' }}
-      title={rule ? 'Edit rule' : 'Add rule'}
-      centered
-      size="lg"
-    >
+    <Modal opened onClose={onClose} title={rule ? 'Edit rule' : 'Add rule'} centered size="lg">
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           {serverMessage && <InlineMessage kind="error">{serverMessage}</InlineMessage>}

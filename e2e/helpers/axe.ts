@@ -1,0 +1,37 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+/** Which widths get axe: one per scheme (1280 light, 375 dark), so every screen is checked in both schemes. */
+export function axeMode(width: number, scheme: 'light' | 'dark'): boolean {
+  // Contrast depends on the scheme; the structure axe checks hardly on the width.
+  return (width === 1280) === (scheme === 'light');
+}
+
+/**
+ * axe-core over the page (or only `include`, a feature's own section) against WCAG 2.1 A and AA:
+ * no serious or critical violation (a soft failure, so one run reports every screen); the rest is
+ * printed for the report. AXE_DEBUG=1 prints each offending node.
+ */
+export async function checkAccessibility(page: Page, label: string, include?: string): Promise<void> {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  if (include) builder = builder.include(include);
+  const results = await builder.analyze();
+  const bad = results.violations.filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+  );
+  const summary = results.violations.map(
+    (violation) =>
+      `${violation.impact} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+  );
+  if (summary.length > 0) console.log(`[axe] ${label}\n  ${summary.join('\n  ')}`);
+  if (process.env.AXE_DEBUG) {
+    for (const violation of bad)
+      for (const node of violation.nodes) console.log('[axe-node]', node.html, node.failureSummary);
+  }
+  expect
+    .soft(
+      bad.map((violation) => violation.id),
+      `${label}: ${summary.join('\n')}`,
+    )
+    .toEqual([]);
+}

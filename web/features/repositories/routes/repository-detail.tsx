@@ -151,7 +151,7 @@ function LoadedRepository({ repository, slots }: { repository: Repository; slots
 
   return (
     <>
-      <RepositoryHeader repository={repository} />
+      <RepositoryHeader repository={repository} actions={<RepositoryActions repository={repository} />} />
       {repository.gone && (
         <Alert color="red" variant="light" icon={<IconCloudOff size={18} aria-hidden />}>
           <Text fw={700} span>
@@ -169,7 +169,6 @@ function LoadedRepository({ repository, slots }: { repository: Repository; slots
           This repository is archived on GitHub: it is read-only and no longer maintained.
         </Alert>
       )}
-      <RepositoryActions repository={repository} />
       <Tabs value={tab} onChange={setTab} keepMounted={false} variant="outline" radius="md">
         <Tabs.List className={classes.tabList}>
           <Tabs.Tab value="overview">{label(<IconInfoCircle size={16} aria-hidden />, 'Overview')}</Tabs.Tab>

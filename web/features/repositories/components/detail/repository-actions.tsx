@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -28,7 +28,10 @@ export const UPDATE_TIMED_OUT = 'GitHub took too long to answer. Showing the sto
 export const updateQueuedMessage = (eta: string) =>
   `Queued: GitHub asks us to slow down, so the update runs by ${formatTime(eta)}.`;
 
-/** The update-from-GitHub and delete actions with their messages (docs/product.md#repository-detail). */
+/**
+ * The update-from-GitHub and delete actions with their messages (docs/product.md#repository-detail),
+ * shown in the page's header under the numbers.
+ */
 export function RepositoryActions({ repository }: { repository: Repository }) {
   const { user } = useAuth();
   const navigate = useNavigate();
@@ -71,43 +74,38 @@ export function RepositoryActions({ repository }: { repository: Repository }) {
   };
 
   return (
-    <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
-      <Stack gap="md">
-        <Title order={2} size="h3">
-          Actions
-        </Title>
-        <Group gap="sm">
-          <Button
-            variant="light"
-            onClick={onSync}
-            disabled={sync.isPending}
-            leftSection={<IconRefresh size={18} aria-hidden />}
-          >
-            {sync.isPending ? UPDATING_MESSAGE : 'Update from GitHub'}
-          </Button>
-          <Button
-            color="red"
-            variant="outline"
-            className={tones.dangerButton}
-            onClick={() => setConfirming(true)}
-            disabled={!canDelete || remove.isPending}
-            leftSection={<IconTrash size={18} aria-hidden />}
-            aria-describedby={canDelete ? undefined : noteId}
-          >
-            Delete Repository
-          </Button>
-        </Group>
-        {!canDelete && (
-          <Text size="sm" c="dimmed" id={noteId}>
-            Only the member who added this repository, or an administrator, can delete it.
-          </Text>
-        )}
-        {message && (
-          <InlineMessage kind={message.kind} onClose={message.kind === 'error' ? clear : undefined}>
-            {message.text}
-          </InlineMessage>
-        )}
-      </Stack>
+    <Stack gap="xs">
+      <Group gap="sm">
+        <Button
+          variant="light"
+          onClick={onSync}
+          disabled={sync.isPending}
+          leftSection={<IconRefresh size={18} aria-hidden />}
+        >
+          {sync.isPending ? UPDATING_MESSAGE : 'Update from GitHub'}
+        </Button>
+        <Button
+          color="red"
+          variant="outline"
+          className={tones.dangerButton}
+          onClick={() => setConfirming(true)}
+          disabled={!canDelete || remove.isPending}
+          leftSection={<IconTrash size={18} aria-hidden />}
+          aria-describedby={canDelete ? undefined : noteId}
+        >
+          Delete Repository
+        </Button>
+      </Group>
+      {!canDelete && (
+        <Text size="sm" c="dimmed" id={noteId}>
+          Only the member who added this repository, or an administrator, can delete it.
+        </Text>
+      )}
+      {message && (
+        <InlineMessage kind={message.kind} onClose={message.kind === 'error' ? clear : undefined}>
+          {message.text}
+        </InlineMessage>
+      )}
       <ConfirmDialog
         opened={confirming}
         title="Delete this repository?"
@@ -118,6 +116,6 @@ export function RepositoryActions({ repository }: { repository: Repository }) {
       >
         {`${repository.id} will be removed from the catalogue with its tags, notes, comments and versions. You can undo it for 30 seconds.`}
       </ConfirmDialog>
-    </Paper>
+    </Stack>
   );
 }

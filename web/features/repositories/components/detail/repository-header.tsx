@@ -1,5 +1,6 @@
 import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconBrandGithub, IconExternalLink } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { formatContributors, formatCount, formatStars } from '../../../../../shared/format.ts';
 import type { Repository } from '../../../../../shared/schemas/repositories.ts';
 import { RepositoryFlags } from '../repository-flags.tsx';
@@ -18,8 +19,8 @@ function Metric({ label, value, exact }: { label: string; value: string; exact?:
   );
 }
 
-/** The header: name, commits, issues, contributors, forks, stars. */
-export function RepositoryHeader({ repository }: { repository: Repository }) {
+/** The header: name, stars, forks, commits, issues, contributors, then the page's actions. */
+export function RepositoryHeader({ repository, actions }: { repository: Repository; actions?: ReactNode }) {
   const [owner] = repository.id.split('/');
   return (
     <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
@@ -68,6 +69,7 @@ export function RepositoryHeader({ repository }: { repository: Repository }) {
           />
           <Metric label="Contributors" value={formatContributors(repository.contributors)} />
         </SimpleGrid>
+        {actions}
       </Stack>
     </Paper>
   );

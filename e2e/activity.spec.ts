@@ -8,7 +8,7 @@ import {
   registerThrowawayFirstAccount,
   signIn,
 } from './helpers/accounts.ts';
-import { checkAccessibility } from './helpers/axe.ts';
+import { checkAccessibility, screenModes } from './helpers/axe.ts';
 import { routeId, steerDouble } from './helpers/double.ts';
 
 /**
@@ -170,25 +170,23 @@ const screens: { name: string; path: string; ready: (page: Page) => Promise<void
   },
 ];
 
-for (const width of [1280, 375]) {
-  for (const scheme of ['light', 'dark'] as const) {
-    test(`activity screens at ${width} px in ${scheme} mode: screenshots and axe`, async () => {
-      test.setTimeout(90_000);
-      await page.setViewportSize({ width, height: 900 });
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const screen of screens) {
-        await page.goto(screen.path);
-        await screen.ready(page);
-        await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow, `${screen.name} overflows by ${overflow}px`).toBeLessThanOrEqual(0);
-        await page.waitForTimeout(150);
-        await page.screenshot({
-          path: `${SCREENSHOT_DIR}/${screen.name}-${width}-${scheme}.png`,
-          fullPage: true,
-        });
-        await checkAccessibility(page, `${screen.name} ${width}px ${scheme}`, screen.scope);
-      }
-    });
-  }
+for (const { width, scheme } of screenModes()) {
+  test(`activity screens at ${width} px in ${scheme} mode: screenshots and axe`, async () => {
+    test.setTimeout(90_000);
+    await page.setViewportSize({ width, height: 900 });
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const screen of screens) {
+      await page.goto(screen.path);
+      await screen.ready(page);
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${screen.name} overflows by ${overflow}px`).toBeLessThanOrEqual(0);
+      await page.waitForTimeout(150);
+      await page.screenshot({
+        path: `${SCREENSHOT_DIR}/${screen.name}-${width}-${scheme}.png`,
+        fullPage: true,
+      });
+      await checkAccessibility(page, `${screen.name} ${width}px ${scheme}`, screen.scope);
+    }
+  });
 }

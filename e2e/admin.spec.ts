@@ -1,6 +1,6 @@
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { axeMode, checkAccessibility } from './helpers/axe.ts';
+import { axeMode, checkAccessibility, screenModes } from './helpers/axe.ts';
 
 /**
  * The admin journey: every dashboard tab, the user toggles, backups (create, automatic,
@@ -211,36 +211,33 @@ test('a member sees the denial and goes home', async ({ page }) => {
   await expect(page).toHaveURL(/#\/home$/);
 });
 
-for (const width of [1280, 375]) {
-  for (const scheme of ['light', 'dark'] as const) {
-    test(`the admin screens at ${width} px in ${scheme} mode`, async ({ browser }) => {
-      const context = await browser.newContext({
-        storageState: adminState,
-        viewport: { width, height: 900 },
-        colorScheme: scheme,
-      });
-      const page = await context.newPage();
-      for (const tab of ['overview', 'users', 'repositories', 'database', 'settings']) {
-        await page.goto(`/#/admin?tab=${tab}`);
-        await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
-        await expect(page.getByRole('tab', { selected: true })).toBeVisible();
-        if (tab === 'overview') await expect(page.getByRole('group', { name: /^Total users/ })).toBeVisible();
-        // Phones get one card per user instead of the table.
-        if (tab === 'users') {
-          await expect(page.getByRole(width > 768 ? 'table' : 'list', { name: 'Users' })).toBeVisible();
-        }
-        if (tab === 'database')
-          await expect(page.getByRole('button', { name: 'Create Backup' })).toBeVisible();
-        // Wide tables scroll inside their own box; the page itself never scrolls sideways.
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow, tab).toBeLessThanOrEqual(0);
-        await page.screenshot({
-          path: `${SCREENSHOT_DIR}/admin-${tab}-${width}-${scheme}.png`,
-          fullPage: true,
-        });
-        if (axeMode(width, scheme)) await checkAccessibility(page, `admin ${tab} ${width}px ${scheme}`);
-      }
-      await context.close();
+for (const { width, scheme } of screenModes()) {
+  test(`the admin screens at ${width} px in ${scheme} mode`, async ({ browser }) => {
+    const context = await browser.newContext({
+      storageState: adminState,
+      viewport: { width, height: 900 },
+      colorScheme: scheme,
     });
-  }
+    const page = await context.newPage();
+    for (const tab of ['overview', 'users', 'repositories', 'database', 'settings']) {
+      await page.goto(`/#/admin?tab=${tab}`);
+      await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
+      await expect(page.getByRole('tab', { selected: true })).toBeVisible();
+      if (tab === 'overview') await expect(page.getByRole('group', { name: /^Total users/ })).toBeVisible();
+      // Phones get one card per user instead of the table.
+      if (tab === 'users') {
+        await expect(page.getByRole(width > 768 ? 'table' : 'list', { name: 'Users' })).toBeVisible();
+      }
+      if (tab === 'database') await expect(page.getByRole('button', { name: 'Create Backup' })).toBeVisible();
+      // Wide tables scroll inside their own box; the page itself never scrolls sideways.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, tab).toBeLessThanOrEqual(0);
+      await page.screenshot({
+        path: `${SCREENSHOT_DIR}/admin-${tab}-${width}-${scheme}.png`,
+        fullPage: true,
+      });
+      if (axeMode(width, scheme)) await checkAccessibility(page, `admin ${tab} ${width}px ${scheme}`);
+    }
+    await context.close();
+  });
 }

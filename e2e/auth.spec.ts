@@ -9,7 +9,7 @@ import {
   registerThrowawayFirstAccount,
   signIn,
 } from './helpers/accounts.ts';
-import { axeMode, checkAccessibility } from './helpers/axe.ts';
+import { axeMode, checkAccessibility, screenModes } from './helpers/axe.ts';
 import { waitForLink } from './helpers/mail.ts';
 
 /**
@@ -256,51 +256,49 @@ const signedInScreens: { name: string; path: string; ready: (page: Page) => Prom
   },
 ];
 
-for (const width of [1280, 375]) {
-  for (const scheme of ['light', 'dark'] as const) {
-    test(`the account screens at ${width} px in ${scheme} mode: screenshots and axe`, async ({
-      browser,
-      request,
+for (const { width, scheme } of screenModes()) {
+  test(`the account screens at ${width} px in ${scheme} mode: screenshots and axe`, async ({
+    browser,
+    request,
+    extraHTTPHeaders,
+  }, testInfo) => {
+    const context = await browser.newContext({
+      baseURL: testInfo.project.use.baseURL,
       extraHTTPHeaders,
-    }, testInfo) => {
-      const context = await browser.newContext({
-        baseURL: testInfo.project.use.baseURL,
-        extraHTTPHeaders,
-        viewport: { width, height: 900 },
-        colorScheme: scheme,
-      });
-      const page = await context.newPage();
-      const visit = async (screen: (typeof signedOutScreens)[number]) => {
-        await page.goto(screen.path);
-        await screen.ready(page);
-        await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow, `${screen.name} overflows by ${overflow}px`).toBeLessThanOrEqual(0);
-        await page.screenshot({
-          path: `${SCREENSHOT_DIR}/${screen.name}-${width}-${scheme}.png`,
-          fullPage: true,
-        });
-        if (axeMode(width, scheme)) await checkAccessibility(page, `${screen.name} ${width}px ${scheme}`);
-      };
-      for (const screen of signedOutScreens) await visit(screen);
-
-      // Signed in through the API (the sign-in screen is the journey's), stored as the app does.
-      const account = newAccount('screens');
-      await createVerifiedAccount(request, account);
-      const session = await request.post('/auth/login', {
-        data: { email_or_username: account.username, password: account.password },
-      });
-      expect(session.ok(), await session.text()).toBe(true);
-      const tokens = (await session.json()) as { access_token: string; refresh_token: string; user: unknown };
-      await page.evaluate((stored) => {
-        localStorage.setItem('access_token', stored.access_token);
-        localStorage.setItem('refresh_token', stored.refresh_token);
-        localStorage.setItem('user', JSON.stringify(stored.user));
-      }, tokens);
-      // The app reads the stored session when it starts.
-      await page.reload();
-      for (const screen of signedInScreens) await visit(screen);
-      await context.close();
+      viewport: { width, height: 900 },
+      colorScheme: scheme,
     });
-  }
+    const page = await context.newPage();
+    const visit = async (screen: (typeof signedOutScreens)[number]) => {
+      await page.goto(screen.path);
+      await screen.ready(page);
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${screen.name} overflows by ${overflow}px`).toBeLessThanOrEqual(0);
+      await page.screenshot({
+        path: `${SCREENSHOT_DIR}/${screen.name}-${width}-${scheme}.png`,
+        fullPage: true,
+      });
+      if (axeMode(width, scheme)) await checkAccessibility(page, `${screen.name} ${width}px ${scheme}`);
+    };
+    for (const screen of signedOutScreens) await visit(screen);
+
+    // Signed in through the API (the sign-in screen is the journey's), stored as the app does.
+    const account = newAccount('screens');
+    await createVerifiedAccount(request, account);
+    const session = await request.post('/auth/login', {
+      data: { email_or_username: account.username, password: account.password },
+    });
+    expect(session.ok(), await session.text()).toBe(true);
+    const tokens = (await session.json()) as { access_token: string; refresh_token: string; user: unknown };
+    await page.evaluate((stored) => {
+      localStorage.setItem('access_token', stored.access_token);
+      localStorage.setItem('refresh_token', stored.refresh_token);
+      localStorage.setItem('user', JSON.stringify(stored.user));
+    }, tokens);
+    // The app reads the stored session when it starts.
+    await page.reload();
+    for (const screen of signedInScreens) await visit(screen);
+    await context.close();
+  });
 }

@@ -8,7 +8,7 @@ import {
   registerThrowawayFirstAccount,
   signIn,
 } from './helpers/accounts.ts';
-import { checkAccessibility } from './helpers/axe.ts';
+import { checkAccessibility, screenModes } from './helpers/axe.ts';
 import { routeId } from './helpers/double.ts';
 
 /**
@@ -107,24 +107,22 @@ test('the star history is backfilled after the add, and its ranges switch', asyn
   await expect(page.getByText(/Full star history loaded from GitHub/)).toBeVisible();
 });
 
-for (const width of [1280, 375]) {
-  for (const scheme of ['light', 'dark'] as const) {
-    test(`the history at ${width} px in ${scheme} mode: screenshot and axe`, async () => {
-      await page.setViewportSize({ width, height: 900 });
-      await page.emulateMedia({ colorScheme: scheme });
-      await openHistory();
-      await expect(page.getByText(/Full star history loaded from GitHub/)).toBeVisible();
-      await page.getByText('1 year', { exact: true }).click();
-      await expect(page.locator('.recharts-surface').first()).toBeVisible({ timeout: 20_000 });
-      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `overflows by ${overflow}px`).toBeLessThanOrEqual(0);
-      await page.waitForTimeout(400);
-      await page
-        .locator('[data-section="star-history"]')
-        .screenshot({ path: `${SCREENSHOT_DIR}/history-${width}-${scheme}.png` });
-      // This section's own content (the rest of the detail page is repositories.spec.ts's).
-      await checkAccessibility(page, `history ${width}px ${scheme}`, '[data-section="star-history"]');
-    });
-  }
+for (const { width, scheme } of screenModes()) {
+  test(`the history at ${width} px in ${scheme} mode: screenshot and axe`, async () => {
+    await page.setViewportSize({ width, height: 900 });
+    await page.emulateMedia({ colorScheme: scheme });
+    await openHistory();
+    await expect(page.getByText(/Full star history loaded from GitHub/)).toBeVisible();
+    await page.getByText('1 year', { exact: true }).click();
+    await expect(page.locator('.recharts-surface').first()).toBeVisible({ timeout: 20_000 });
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `overflows by ${overflow}px`).toBeLessThanOrEqual(0);
+    await page.waitForTimeout(400);
+    await page
+      .locator('[data-section="star-history"]')
+      .screenshot({ path: `${SCREENSHOT_DIR}/history-${width}-${scheme}.png` });
+    // This section's own content (the rest of the detail page is repositories.spec.ts's).
+    await checkAccessibility(page, `history ${width}px ${scheme}`, '[data-section="star-history"]');
+  });
 }

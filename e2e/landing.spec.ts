@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.ts';
-import { axeMode, checkAccessibility } from './helpers/axe.ts';
+import { axeMode, checkAccessibility, screenModes } from './helpers/axe.ts';
 
 const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
 
@@ -46,21 +46,19 @@ test.describe('landing page and hash navigation', () => {
     expect(await missing.json()).toMatchObject({ code: 'not_found' });
   });
 
-  for (const width of [1280, 375]) {
-    for (const scheme of ['light', 'dark'] as const) {
-      test(`renders at ${width} px in ${scheme} mode`, async ({ page }) => {
-        await page.setViewportSize({ width, height: 900 });
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.goto('/');
-        await expect(page.getByRole('link', { name: 'Get Started' }).first()).toBeVisible();
-        await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-        // Nothing overflows sideways on a phone.
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow).toBeLessThanOrEqual(0);
-        await page.screenshot({ path: `${SCREENSHOT_DIR}/landing-${width}-${scheme}.png`, fullPage: true });
-        if (axeMode(width, scheme)) await checkAccessibility(page, `landing ${width}px ${scheme}`);
-      });
-    }
+  for (const { width, scheme } of screenModes()) {
+    test(`renders at ${width} px in ${scheme} mode`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto('/');
+      await expect(page.getByRole('link', { name: 'Get Started' }).first()).toBeVisible();
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+      // Nothing overflows sideways on a phone.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: `${SCREENSHOT_DIR}/landing-${width}-${scheme}.png`, fullPage: true });
+      if (axeMode(width, scheme)) await checkAccessibility(page, `landing ${width}px ${scheme}`);
+    });
   }
 
   test('the light/dark switch overrides the system setting and is remembered', async ({ page }) => {

@@ -7,7 +7,7 @@ import {
   registerThrowawayFirstAccount,
   signIn,
 } from './helpers/accounts.ts';
-import { checkAccessibility } from './helpers/axe.ts';
+import { checkAccessibility, screenModes } from './helpers/axe.ts';
 import { CONTROL_URL } from './helpers/mail.ts';
 
 /**
@@ -128,33 +128,31 @@ test('a webhook channel, a test, a rule for a tag, and a release delivered', asy
   await expect(deliveries.getByRole('listitem').first()).toContainText('Sent');
 });
 
-for (const width of [1280, 375]) {
-  for (const scheme of ['light', 'dark'] as const) {
-    test(`the Notifications tab at ${width} px in ${scheme} mode: screenshots and axe`, async () => {
-      await page.setViewportSize({ width, height: 900 });
-      await page.emulateMedia({ colorScheme: scheme });
-      // A fresh load: no messages left over from the journey.
-      await page.goto('/#/settings?tab=notifications');
-      await page.reload();
-      await expect(page.getByRole('listitem', { name: 'Journey hook', exact: true })).toBeVisible();
-      await expect(page.getByRole('list', { name: 'Deliveries' })).toBeVisible();
-      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `overflows by ${overflow}px`).toBeLessThanOrEqual(0);
-      await page.waitForTimeout(300);
-      await page.screenshot({
-        path: `${SCREENSHOT_DIR}/notifications-${width}-${scheme}.png`,
-        fullPage: true,
-      });
-      await checkAccessibility(page, `notifications ${width}px ${scheme}`);
-      await page.getByRole('button', { name: 'Add Rule' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Add rule' });
-      await expect(dialog).toBeVisible();
-      await page.waitForTimeout(300);
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/notifications-rule-${width}-${scheme}.png` });
-      // The dialog's own check where its layout is tightest; the wide one shares its colours.
-      if (width === 375) await checkAccessibility(page, `notification rule form ${width}px ${scheme}`);
-      await dialog.getByRole('button', { name: 'Cancel' }).click();
+for (const { width, scheme } of screenModes()) {
+  test(`the Notifications tab at ${width} px in ${scheme} mode: screenshots and axe`, async () => {
+    await page.setViewportSize({ width, height: 900 });
+    await page.emulateMedia({ colorScheme: scheme });
+    // A fresh load: no messages left over from the journey.
+    await page.goto('/#/settings?tab=notifications');
+    await page.reload();
+    await expect(page.getByRole('listitem', { name: 'Journey hook', exact: true })).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Deliveries' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `overflows by ${overflow}px`).toBeLessThanOrEqual(0);
+    await page.waitForTimeout(300);
+    await page.screenshot({
+      path: `${SCREENSHOT_DIR}/notifications-${width}-${scheme}.png`,
+      fullPage: true,
     });
-  }
+    await checkAccessibility(page, `notifications ${width}px ${scheme}`);
+    await page.getByRole('button', { name: 'Add Rule' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add rule' });
+    await expect(dialog).toBeVisible();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/notifications-rule-${width}-${scheme}.png` });
+    // The dialog's own check where its layout is tightest; the wide one shares its colours.
+    if (width === 375) await checkAccessibility(page, `notification rule form ${width}px ${scheme}`);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
 }

@@ -8,7 +8,7 @@ import {
   registerThrowawayFirstAccount,
   signIn,
 } from './helpers/accounts.ts';
-import { checkAccessibility } from './helpers/axe.ts';
+import { checkAccessibility, screenModes } from './helpers/axe.ts';
 import { routeId, steerDouble } from './helpers/double.ts';
 
 /**
@@ -108,21 +108,19 @@ test('a published release becomes a version; the tag pattern narrows the next on
   await expect(versions().getByText(candidate)).toHaveCount(0);
 });
 
-for (const width of [1280, 375]) {
-  for (const scheme of ['light', 'dark'] as const) {
-    test(`the Version Tracker at ${width} px in ${scheme} mode: screenshot and axe`, async () => {
-      await page.setViewportSize({ width, height: 900 });
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.goto(`/#/repo/${routeId(REPOSITORY)}?tab=versions`);
-      await expect(versions().getByRole('listitem')).toHaveCount(2);
-      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `overflows by ${overflow}px`).toBeLessThanOrEqual(0);
-      // The tracking control and both versions (badges, links) in one picture where they fit.
-      await versions().getByRole('listitem').last().scrollIntoViewIfNeeded();
-      await page.waitForTimeout(300);
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/version-tracker-${width}-${scheme}.png` });
-      await checkAccessibility(page, `version tracker ${width}px ${scheme}`);
-    });
-  }
+for (const { width, scheme } of screenModes()) {
+  test(`the Version Tracker at ${width} px in ${scheme} mode: screenshot and axe`, async () => {
+    await page.setViewportSize({ width, height: 900 });
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto(`/#/repo/${routeId(REPOSITORY)}?tab=versions`);
+    await expect(versions().getByRole('listitem')).toHaveCount(2);
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `overflows by ${overflow}px`).toBeLessThanOrEqual(0);
+    // The tracking control and both versions (badges, links) in one picture where they fit.
+    await versions().getByRole('listitem').last().scrollIntoViewIfNeeded();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/version-tracker-${width}-${scheme}.png` });
+    await checkAccessibility(page, `version tracker ${width}px ${scheme}`);
+  });
 }

@@ -9,7 +9,7 @@ import {
   registerThrowawayFirstAccount,
   signIn,
 } from './helpers/accounts.ts';
-import { axeMode, checkAccessibility } from './helpers/axe.ts';
+import { axeMode, checkAccessibility, screenModes } from './helpers/axe.ts';
 import { routeId } from './helpers/double.ts';
 import { CONTROL_URL } from './helpers/mail.ts';
 
@@ -369,23 +369,21 @@ const screens: { name: string; path: string; ready: (page: Page, width: number) 
   },
 ];
 
-for (const width of [1280, 375]) {
-  for (const scheme of ['light', 'dark'] as const) {
-    test(`workspace screens at ${width} px in ${scheme} mode: screenshots and axe`, async () => {
-      await page.setViewportSize({ width, height: 900 });
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const screen of screens) {
-        await page.goto(screen.path);
-        await screen.ready(page, width);
-        await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow, `${screen.name} overflows by ${overflow}px`).toBeLessThanOrEqual(0);
-        // Let the dialogs' and the selection bar's transitions finish before the picture.
-        await page.waitForTimeout(250);
-        await page.screenshot({ path: `${SCREENSHOT_DIR}/${screen.name}-${width}-${scheme}.png` });
-        if (axeMode(width, scheme)) await checkAccessibility(page, `${screen.name} ${width}px ${scheme}`);
-        await page.keyboard.press('Escape');
-      }
-    });
-  }
+for (const { width, scheme } of screenModes()) {
+  test(`workspace screens at ${width} px in ${scheme} mode: screenshots and axe`, async () => {
+    await page.setViewportSize({ width, height: 900 });
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const screen of screens) {
+      await page.goto(screen.path);
+      await screen.ready(page, width);
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${screen.name} overflows by ${overflow}px`).toBeLessThanOrEqual(0);
+      // Let the dialogs' and the selection bar's transitions finish before the picture.
+      await page.waitForTimeout(250);
+      await page.screenshot({ path: `${SCREENSHOT_DIR}/${screen.name}-${width}-${scheme}.png` });
+      if (axeMode(width, scheme)) await checkAccessibility(page, `${screen.name} ${width}px ${scheme}`);
+      await page.keyboard.press('Escape');
+    }
+  });
 }

@@ -35,3 +35,24 @@ export async function checkAccessibility(page: Page, label: string, include?: st
     )
     .toEqual([]);
 }
+
+export interface ScreenMode {
+  width: number;
+  scheme: 'light' | 'dark';
+}
+
+/**
+ * The widths and schemes each spec's screens are walked in. The test command walks the two that
+ * axe checks (1280 px light, 375 px dark: every scheme, and the phone's overflow); the other two
+ * only add pictures, for a person to look at, so `E2E_ALL_MODES=1` (`npm run test:e2e:screens`)
+ * walks all four.
+ */
+export function screenModes(): ScreenMode[] {
+  const all: ScreenMode[] = [
+    { width: 1280, scheme: 'light' },
+    { width: 1280, scheme: 'dark' },
+    { width: 375, scheme: 'light' },
+    { width: 375, scheme: 'dark' },
+  ];
+  return process.env.E2E_ALL_MODES === '1' ? all : all.filter((mode) => axeMode(mode.width, mode.scheme));
+}

@@ -68,7 +68,14 @@ function SyncEngineState({ state }: { state: AdminSync }) {
             No GitHub calls since this server started.
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={620} type="native">
+          // Focusable, so a keyboard can scroll it on a phone (nothing inside takes the focus).
+          <Table.ScrollContainer
+            minWidth={620}
+            type="native"
+            tabIndex={0}
+            role="region"
+            aria-label="GitHub tokens"
+          >
             <Table striped aria-label="GitHub tokens">
               <Table.Thead>
                 <Table.Tr>
@@ -122,7 +129,14 @@ function SyncEngineState({ state }: { state: AdminSync }) {
             No repository is failing.
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={620} type="native">
+          // Focusable, so a keyboard can scroll it on a phone (nothing inside takes the focus).
+          <Table.ScrollContainer
+            minWidth={620}
+            type="native"
+            tabIndex={0}
+            role="region"
+            aria-label="Repositories failing to sync"
+          >
             <Table striped aria-label="Repositories failing to sync">
               <Table.Thead>
                 <Table.Tr>

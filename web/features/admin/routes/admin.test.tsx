@@ -215,6 +215,8 @@ describe('overview', () => {
     expect(within(section).getByRole('group', { name: 'Syncing: 25' })).toBeVisible();
     expect(within(section).getByRole('group', { name: 'Jobs waiting: 3' })).toBeVisible();
     const tokens = within(section).getByRole('table', { name: 'GitHub tokens' });
+    // Its scroll box takes the focus, so a keyboard can scroll it on a phone.
+    expect(within(section).getByRole('region', { name: 'GitHub tokens' }).getAttribute('tabindex')).toBe('0');
     const server = within(tokens).getByRole('row', { name: /server ····abcd/ });
     expect(within(server).getByText('4,200 of 5,000')).toBeVisible();
     expect(within(server).getByText('640')).toBeVisible();

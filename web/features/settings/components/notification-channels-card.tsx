@@ -1,13 +1,11 @@
-import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import {
   IconBrandDiscord,
   IconBrandSlack,
   IconMail,
-  IconPencil,
   IconPlugConnected,
   IconPlus,
   IconSend,
-  IconTrash,
   IconWebhook,
 } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -21,7 +19,6 @@ import {
 } from '../../../../shared/schemas/notifications.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { InlineMessage } from '../../../components/inline-message.tsx';
-import { SectionError, SectionLoader } from '../../../components/load-states.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { useSignedInUser } from '../../../lib/auth/auth-context.tsx';
 import { useMessage } from '../../../lib/hooks/use-message.ts';
@@ -29,6 +26,7 @@ import { useDeleteNotificationChannel } from '../api/delete-notification-channel
 import { useEnableNotificationChannel } from '../api/enable-notification-channel.ts';
 import { useNotificationChannels } from '../api/get-notification-channels.ts';
 import { useTestNotificationChannel } from '../api/test-notification-channel.ts';
+import { EditRemoveButtons, ListItemCard, ListSection } from './list-section.tsx';
 import { NotificationChannelForm } from './notification-channel-form.tsx';
 
 const ICONS: Record<ChannelKind, typeof IconWebhook> = {
@@ -103,152 +101,102 @@ export function NotificationChannelsCard() {
   };
 
   return (
-    <Paper
-      withBorder
-      radius="lg"
-      p={{ base: 'md', sm: 'lg' }}
-      component="section"
-      aria-labelledby="channels-title"
-    >
-      <Stack gap="md">
-        <Group justify="space-between" gap="xs">
-          <Title order={2} size="h4" id="channels-title">
-            Channels
-          </Title>
-          <Button
-            size="sm"
-            leftSection={<IconPlus size={16} aria-hidden />}
-            onClick={() => {
-              clear();
-              setEditing('new');
-            }}
-          >
-            Add Channel
-          </Button>
-        </Group>
-        <Text size="sm" c="dimmed">
-          Where your notifications go: Slack, Discord, a webhook or e-mail. Webhook URLs are stored encrypted
-          and never shown again. A channel that fails {CHANNEL_FAILURE_LIMIT} times in a row is turned off.
-        </Text>
-        {message && <InlineMessage kind={message.kind}>{message.text}</InlineMessage>}
-        {channels.isPending && <SectionLoader label="Loading notification channels" />}
-        {channels.isError && (
-          <SectionError
-            title="Failed to load notification channels"
-            message={describeError(channels.error, 'Failed to load notification channels')}
-            onRetry={() => void channels.refetch()}
-          />
-        )}
-        {channels.isSuccess && channels.data.channels.length === 0 && (
-          <Text size="sm">No channels yet. Add one, then a rule that sends to it.</Text>
-        )}
-        {channels.isSuccess && channels.data.channels.length > 0 && (
-          <Stack
-            gap="sm"
-            component="ul"
-            style={{ listStyle: 'none', padding: 0, margin: 0 }}
-            aria-label="Channels"
-          >
-            {channels.data.channels.map((channel) => {
-              const Icon = ICONS[channel.kind];
-              return (
-                <Paper
-                  component="li"
-                  key={channel.id}
-                  withBorder
-                  radius="md"
-                  p="sm"
-                  aria-label={channel.name}
-                >
-                  <Stack gap="xs">
-                    <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
-                      <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
-                        <Icon size={22} aria-hidden style={{ flexShrink: 0 }} />
-                        <div style={{ minWidth: 0 }}>
-                          <Text fw={600} truncate>
-                            {channel.name}
-                          </Text>
-                          <Text size="xs" c="dimmed" truncate>
-                            {CHANNEL_KIND_LABELS[channel.kind]}
-                            {channel.target ? ` · ${channel.target}` : ' · no Slack webhook stored'}
-                          </Text>
-                        </div>
-                      </Group>
-                      <ChannelState channel={channel} />
-                    </Group>
-                    {!channel.enabled && (
-                      <Alert color="red" variant="light" title="Turned off" p="xs">
-                        <Stack gap={6}>
-                          <Text size="sm">
-                            {channel.disabled_reason ?? 'Turned off after repeated failures.'}
-                          </Text>
-                          {channel.disabled_at && (
-                            <Text size="xs" c="dimmed">
-                              Since {formatDateTime(channel.disabled_at)}
-                            </Text>
-                          )}
-                        </Stack>
-                      </Alert>
-                    )}
-                    {channel.enabled && channel.failures > 0 && channel.last_error && (
-                      <Text size="sm" c="dimmed">
-                        Last error: {channel.last_error}
+    <ListSection
+      title="Channels"
+      action={
+        <Button
+          size="sm"
+          leftSection={<IconPlus size={16} aria-hidden />}
+          onClick={() => {
+            clear();
+            setEditing('new');
+          }}
+        >
+          Add Channel
+        </Button>
+      }
+      description={`Where your notifications go: Slack, Discord, a webhook or e-mail. Webhook URLs are stored encrypted and never shown again. A channel that fails ${CHANNEL_FAILURE_LIMIT} times in a row is turned off.`}
+      message={message && <InlineMessage kind={message.kind}>{message.text}</InlineMessage>}
+      query={channels}
+      items={channels.data?.channels}
+      loadingLabel="Loading notification channels"
+      failure="Failed to load notification channels"
+      empty={<Text size="sm">No channels yet. Add one, then a rule that sends to it.</Text>}
+      listLabel="Channels"
+      renderItem={(channel) => {
+        const Icon = ICONS[channel.kind];
+        return (
+          <ListItemCard key={channel.id} aria-label={channel.name}>
+            <Stack gap="xs">
+              <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+                <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+                  <Icon size={22} aria-hidden style={{ flexShrink: 0 }} />
+                  <div style={{ minWidth: 0 }}>
+                    <Text fw={600} truncate>
+                      {channel.name}
+                    </Text>
+                    <Text size="xs" c="dimmed" truncate>
+                      {CHANNEL_KIND_LABELS[channel.kind]}
+                      {channel.target ? ` · ${channel.target}` : ' · no Slack webhook stored'}
+                    </Text>
+                  </div>
+                </Group>
+                <ChannelState channel={channel} />
+              </Group>
+              {!channel.enabled && (
+                <Alert color="red" variant="light" title="Turned off" p="xs">
+                  <Stack gap={6}>
+                    <Text size="sm">{channel.disabled_reason ?? 'Turned off after repeated failures.'}</Text>
+                    {channel.disabled_at && (
+                      <Text size="xs" c="dimmed">
+                        Since {formatDateTime(channel.disabled_at)}
                       </Text>
                     )}
-                    <Group gap="xs">
-                      {!channel.enabled && (
-                        <Button
-                          size="xs"
-                          color="teal"
-                          leftSection={<IconPlugConnected size={14} aria-hidden />}
-                          loading={enable.isPending && enable.variables === channel.id}
-                          onClick={() => reEnable(channel)}
-                          aria-label={`Re-enable ${channel.name}`}
-                        >
-                          Re-enable
-                        </Button>
-                      )}
-                      <Button
-                        size="xs"
-                        variant="light"
-                        leftSection={<IconSend size={14} aria-hidden />}
-                        loading={test.isPending && test.variables === channel.id}
-                        onClick={() => sendTest(channel)}
-                        aria-label={`Send test to ${channel.name}`}
-                      >
-                        Send test
-                      </Button>
-                      <Button
-                        size="xs"
-                        variant="default"
-                        leftSection={<IconPencil size={14} aria-hidden />}
-                        onClick={() => {
-                          clear();
-                          setEditing(channel);
-                        }}
-                        aria-label={`Edit ${channel.name}`}
-                      >
-                        Edit
-                      </Button>
-                      <Button
-                        size="xs"
-                        variant="outline"
-                        color="red"
-                        leftSection={<IconTrash size={14} aria-hidden />}
-                        onClick={() => setRemoving(channel)}
-                        aria-label={`Remove ${channel.name}`}
-                      >
-                        Remove
-                      </Button>
-                    </Group>
                   </Stack>
-                </Paper>
-              );
-            })}
-          </Stack>
-        )}
-      </Stack>
-
+                </Alert>
+              )}
+              {channel.enabled && channel.failures > 0 && channel.last_error && (
+                <Text size="sm" c="dimmed">
+                  Last error: {channel.last_error}
+                </Text>
+              )}
+              <Group gap="xs">
+                {!channel.enabled && (
+                  <Button
+                    size="xs"
+                    color="teal"
+                    leftSection={<IconPlugConnected size={14} aria-hidden />}
+                    loading={enable.isPending && enable.variables === channel.id}
+                    onClick={() => reEnable(channel)}
+                    aria-label={`Re-enable ${channel.name}`}
+                  >
+                    Re-enable
+                  </Button>
+                )}
+                <Button
+                  size="xs"
+                  variant="light"
+                  leftSection={<IconSend size={14} aria-hidden />}
+                  loading={test.isPending && test.variables === channel.id}
+                  onClick={() => sendTest(channel)}
+                  aria-label={`Send test to ${channel.name}`}
+                >
+                  Send test
+                </Button>
+                <EditRemoveButtons
+                  name={channel.name}
+                  onEdit={() => {
+                    clear();
+                    setEditing(channel);
+                  }}
+                  onRemove={() => setRemoving(channel)}
+                />
+              </Group>
+            </Stack>
+          </ListItemCard>
+        );
+      }}
+    >
       {editing !== null && (
         <NotificationChannelForm
           channel={editing === 'new' ? null : editing}
@@ -270,6 +218,6 @@ export function NotificationChannelsCard() {
       >
         Its rules are removed with it. Past deliveries stay in the list below.
       </ConfirmDialog>
-    </Paper>
+    </ListSection>
   );
 }

@@ -1,5 +1,5 @@
-import { Badge, Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
-import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Badge, Button, Group, Stack, Switch, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { MESSAGE_CLEAR_MS } from '../../../../shared/constants.ts';
 import {
@@ -10,13 +10,13 @@ import {
 } from '../../../../shared/schemas/notifications.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { InlineMessage } from '../../../components/inline-message.tsx';
-import { SectionError, SectionLoader } from '../../../components/load-states.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { useMessage } from '../../../lib/hooks/use-message.ts';
 import { useDeleteNotificationRule } from '../api/delete-notification-rule.ts';
 import { useNotificationChannels } from '../api/get-notification-channels.ts';
 import { useNotificationRules } from '../api/get-notification-rules.ts';
 import { useUpdateNotificationRule } from '../api/update-notification-rule.ts';
+import { EditRemoveButtons, ListItemCard, ListSection } from './list-section.tsx';
 import { NotificationRuleForm } from './notification-rule-form.tsx';
 
 /** 'Release published, Archived' or 'All events'. */
@@ -61,113 +61,72 @@ export function NotificationRulesCard() {
   };
 
   return (
-    <Paper
-      withBorder
-      radius="lg"
-      p={{ base: 'md', sm: 'lg' }}
-      component="section"
-      aria-labelledby="rules-title"
-    >
-      <Stack gap="md">
-        <Group justify="space-between" gap="xs">
-          <Title order={2} size="h4" id="rules-title">
-            Rules
-          </Title>
-          <Button
-            size="sm"
-            leftSection={<IconPlus size={16} aria-hidden />}
-            disabled={channelList.length === 0}
-            onClick={() => {
-              clear();
-              setEditing('new');
-            }}
-          >
-            Add Rule
-          </Button>
-        </Group>
-        <Text size="sm" c="dimmed">
-          Which events, for which tags, to which channel, and when. Private repositories only reach you while
-          you can see them.
+    <ListSection
+      title="Rules"
+      action={
+        <Button
+          size="sm"
+          leftSection={<IconPlus size={16} aria-hidden />}
+          disabled={channelList.length === 0}
+          onClick={() => {
+            clear();
+            setEditing('new');
+          }}
+        >
+          Add Rule
+        </Button>
+      }
+      description="Which events, for which tags, to which channel, and when. Private repositories only reach you while you can see them."
+      message={message && <InlineMessage kind={message.kind}>{message.text}</InlineMessage>}
+      query={rules}
+      items={rules.data?.rules}
+      loadingLabel="Loading notification rules"
+      failure="Failed to load notification rules"
+      empty={
+        <Text size="sm">
+          {channelList.length === 0 ? 'Add a channel first, then a rule that sends to it.' : 'No rules yet.'}
         </Text>
-        {message && <InlineMessage kind={message.kind}>{message.text}</InlineMessage>}
-        {rules.isPending && <SectionLoader label="Loading notification rules" />}
-        {rules.isError && (
-          <SectionError
-            title="Failed to load notification rules"
-            message={describeError(rules.error, 'Failed to load notification rules')}
-            onRetry={() => void rules.refetch()}
-          />
-        )}
-        {rules.isSuccess && rules.data.rules.length === 0 && (
-          <Text size="sm">
-            {channelList.length === 0
-              ? 'Add a channel first, then a rule that sends to it.'
-              : 'No rules yet.'}
-          </Text>
-        )}
-        {rules.isSuccess && rules.data.rules.length > 0 && (
-          <Stack
-            gap="sm"
-            component="ul"
-            style={{ listStyle: 'none', padding: 0, margin: 0 }}
-            aria-label="Rules"
-          >
-            {rules.data.rules.map((rule) => {
-              const label = `${describeRuleEvents(rule)} → ${channelName(rule.channel_id)}`;
-              return (
-                <Paper component="li" key={rule.id} withBorder radius="md" p="sm" aria-label={label}>
-                  <Stack gap="xs">
-                    <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
-                      <div style={{ minWidth: 0 }}>
-                        <Text fw={600}>{describeRuleEvents(rule)}</Text>
-                        <Text size="sm" c="dimmed">
-                          For {describeRuleTags(rule)}, to {channelName(rule.channel_id)}
-                        </Text>
-                      </div>
-                      <Badge variant="light" tt="none" style={{ flexShrink: 0 }}>
-                        {CADENCE_LABELS[rule.cadence]}
-                      </Badge>
-                    </Group>
-                    <Group gap="xs" justify="space-between">
-                      <Switch
-                        checked={rule.enabled}
-                        onChange={(event) => toggle(rule, event.currentTarget.checked)}
-                        label={rule.enabled ? 'On' : 'Off'}
-                        aria-label={`Rule ${label} on`}
-                      />
-                      <Group gap="xs">
-                        <Button
-                          size="xs"
-                          variant="default"
-                          leftSection={<IconPencil size={14} aria-hidden />}
-                          onClick={() => {
-                            clear();
-                            setEditing(rule);
-                          }}
-                          aria-label={`Edit rule ${label}`}
-                        >
-                          Edit
-                        </Button>
-                        <Button
-                          size="xs"
-                          variant="outline"
-                          color="red"
-                          leftSection={<IconTrash size={14} aria-hidden />}
-                          onClick={() => setRemoving(rule)}
-                          aria-label={`Remove rule ${label}`}
-                        >
-                          Remove
-                        </Button>
-                      </Group>
-                    </Group>
-                  </Stack>
-                </Paper>
-              );
-            })}
-          </Stack>
-        )}
-      </Stack>
-
+      }
+      listLabel="Rules"
+      renderItem={(rule) => {
+        const label = `${describeRuleEvents(rule)} → ${channelName(rule.channel_id)}`;
+        return (
+          <ListItemCard key={rule.id} aria-label={label}>
+            <Stack gap="xs">
+              <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+                <div style={{ minWidth: 0 }}>
+                  <Text fw={600}>{describeRuleEvents(rule)}</Text>
+                  <Text size="sm" c="dimmed">
+                    For {describeRuleTags(rule)}, to {channelName(rule.channel_id)}
+                  </Text>
+                </div>
+                <Badge variant="light" tt="none" style={{ flexShrink: 0 }}>
+                  {CADENCE_LABELS[rule.cadence]}
+                </Badge>
+              </Group>
+              <Group gap="xs" justify="space-between">
+                <Switch
+                  checked={rule.enabled}
+                  onChange={(event) => toggle(rule, event.currentTarget.checked)}
+                  label={rule.enabled ? 'On' : 'Off'}
+                  aria-label={`Rule ${label} on`}
+                />
+                <Group gap="xs">
+                  <EditRemoveButtons
+                    name={`rule ${label}`}
+                    onEdit={() => {
+                      clear();
+                      setEditing(rule);
+                    }}
+                    onRemove={() => setRemoving(rule)}
+                  />
+                </Group>
+              </Group>
+            </Stack>
+          </ListItemCard>
+        );
+      }}
+    >
       {editing !== null && (
         <NotificationRuleForm
           rule={editing === 'new' ? null : editing}
@@ -189,6 +148,6 @@ export function NotificationRulesCard() {
       >
         Events waiting for its next digest are dropped with it.
       </ConfirmDialog>
-    </Paper>
+    </ListSection>
   );
 }

@@ -122,15 +122,6 @@ async function seedCatalogue(count: number, username: string, prefix: string, st
       .execute();
   }
   await rebuildDerivedTables(app.db);
-  // GitHub has never heard of these: the sync engine leaves them alone (thousands of due rows would
-  // keep it, and so SQLite, busy for the journeys that follow, paced by whatever token they add).
-  await app.db
-    .updateTable('repository_sync_state')
-    .set({ due_at: '9999-12-31T00:00:00.000Z' })
-    .where('repository_id', 'in', (query) =>
-      query.selectFrom('repositories').select('id').where('full_name', 'like', `${prefix}%/repo-%`),
-    )
-    .execute();
   return count;
 }
 

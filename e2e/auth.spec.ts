@@ -229,6 +229,17 @@ const signedOutScreens: { name: string; path: string; ready: (page: Page) => Pro
     ready: (page) => expect(page.getByRole('heading', { level: 1 })).toBeVisible(),
   },
   {
+    name: 'reset-password-invalid',
+    path: '/#/reset-password',
+    ready: (page) =>
+      expect(page.getByText('Invalid reset link. Please request a new password reset.')).toBeVisible(),
+  },
+  {
+    name: 'resend-verification',
+    path: '/#/resend-verification',
+    ready: (page) => expect(page.getByRole('heading', { level: 1 })).toBeVisible(),
+  },
+  {
     name: 'verify-email-failed',
     path: '/#/verify-email?token=not-a-token',
     ready: (page) => expect(page.getByRole('alert').first()).toBeVisible(),
@@ -249,6 +260,11 @@ const signedInScreens: { name: string; path: string; ready: (page: Page) => Prom
       if (tab === 'github') await expect(page.getByText('Not configured').first()).toBeVisible();
     },
   })),
+  {
+    name: 'admin-denied',
+    path: '/#/admin',
+    ready: (page) => expect(page.getByText('Access denied. Admin privileges required.')).toBeVisible(),
+  },
   {
     name: 'unknown-route',
     path: '/#/no/such/screen',

@@ -503,6 +503,22 @@ const screens: { name: string; path: string; ready: (page: Page) => Promise<void
     },
   },
   {
+    name: 'detail-discussion',
+    path: `/#/repo/${routeId('vuejs/core')}?tab=discussion`,
+    ready: async (page) => {
+      await expect(page.getByRole('textbox', { name: 'Comment' })).toBeVisible();
+    },
+  },
+  {
+    name: 'detail-commits',
+    path: `/#/repo/${routeId('vuejs/core')}?tab=commits`,
+    ready: async (page) => {
+      await expect(
+        page.getByRole('list', { name: 'Recent commits' }).getByRole('listitem').first(),
+      ).toBeVisible();
+    },
+  },
+  {
     name: 'detail-bare',
     path: `/#/repo/${routeId('octo-double/bare-repository')}`,
     ready: async (page) => {

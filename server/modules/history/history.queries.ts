@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { isPostgres } from '../../db/migration-helpers.ts';
 import type { Database, RepositoriesTable, RepositoryHistoryTable } from '../../db/schema.ts';
 import type { StarCount } from './star-history.ts';
 
@@ -89,17 +90,25 @@ export async function leaseHistory(
   repositoryId: number,
   lease: { owner: string; now: string; until: string },
 ): Promise<boolean> {
+  // Inserted from the repository's own row: one deleted since it was listed as due is simply
+  // not leased (a plain insert would fail its foreign key and the whole run with it).
   const result = await db
     .insertInto('repository_history')
-    .values({
-      repository_id: repositoryId,
-      status: 'pending',
-      due_at: lease.now,
-      leased_until: lease.until,
-      lease_owner: lease.owner,
-      failures: 0,
-      updated_at: lease.now,
-    })
+    .columns(['repository_id', 'status', 'due_at', 'leased_until', 'lease_owner', 'failures', 'updated_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('repositories')
+        .select([
+          'repositories.id',
+          sql.lit('pending').as('status'),
+          sql.val(lease.now).as('due_at'),
+          sql.val(lease.until).as('leased_until'),
+          sql.val(lease.owner).as('lease_owner'),
+          sql.lit(0).as('failures'),
+          sql.val(lease.now).as('updated_at'),
+        ])
+        .where('repositories.id', '=', repositoryId),
+    )
     .onConflict((conflict) =>
       conflict
         .column('repository_id')
@@ -160,8 +169,17 @@ const INSERT_CHUNK = 500;
  * daily rows win: a day that already has one keeps it (and a later sync of a backfilled day
  * overwrites the backfilled row with every metric).
  */
-export async function replaceBackfilledRows(db: Db, repositoryId: number, counts: readonly StarCount[]) {
-  await db.transaction().execute(async (trx) => {
+export async function replaceBackfilledRows(
+  db: Db,
+  repositoryId: number,
+  counts: readonly StarCount[],
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    // The repository may have been deleted while GitHub was read: then there is nothing to write.
+    // (Locked on PostgreSQL, so it can't go between this check and the inserts.)
+    let exists = trx.selectFrom('repositories').select('id').where('id', '=', repositoryId);
+    if (isPostgres(trx)) exists = exists.forUpdate();
+    if (!(await exists.executeTakeFirst())) return false;
     await trx
       .deleteFrom('repository_metrics')
       .where('repository_id', '=', repositoryId)
@@ -178,6 +196,7 @@ export async function replaceBackfilledRows(db: Db, repositoryId: number, counts
         .onConflict((conflict) => conflict.columns(['repository_id', 'day']).doNothing())
         .execute();
     }
+    return true;
   });
 }
 

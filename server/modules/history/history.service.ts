@@ -271,7 +271,8 @@ export class HistoryService {
       }
       // Counted back from the stars the catalogue shows now, so the curve ends where the header is.
       const counts = reconstructStarCounts(read.weeks, row.stars, now.toISOString().slice(0, 10));
-      await queries.replaceBackfilledRows(db, id, counts);
+      // Deleted while GitHub was read: nothing to store, and its history row went with it.
+      if (!(await queries.replaceBackfilledRows(db, id, counts))) return;
       outcome.done += 1;
       await finish({
         status: 'done',

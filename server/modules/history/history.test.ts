@@ -8,6 +8,8 @@ import {
 } from '../../../test/github-double/index.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
+import { buildRepositoryRow } from '../../../test/helpers/repository-row.ts';
+import { leaseHistory, replaceBackfilledRows } from './history.queries.ts';
 import { BACKFILL_JOB, NO_TOKEN_MESSAGE } from './history.service.ts';
 
 /**
@@ -168,6 +170,24 @@ describe('with the server token', () => {
     expect(backfilled.map((point) => point.stars)).toEqual(
       backfilled.map((point) => expected.get(point.day)),
     );
+  });
+
+  it('leaves a repository deleted while due alone: not leased, nothing written (no foreign-key failure ending the run)', async () => {
+    const { id } = await t.app.db
+      .insertInto('repositories')
+      .values(buildRepositoryRow('deleted-while/due', 9_200_001))
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.app.db.deleteFrom('repositories').where('id', '=', id).execute();
+    const now = new Date().toISOString();
+    expect(await leaseHistory(t.app.db, id, { owner: 'test', now, until: now })).toBe(false);
+    expect(await replaceBackfilledRows(t.app.db, id, [{ day: today(), stars: 1 }])).toBe(false);
+    const left = await t.app.db
+      .selectFrom('repository_history')
+      .select('repository_id')
+      .where('repository_id', '=', id)
+      .execute();
+    expect(left).toEqual([]);
   });
 
   it('backfills again on request: 202, the same rows, no duplicates', async () => {

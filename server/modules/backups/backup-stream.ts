@@ -79,15 +79,17 @@ export async function openBackup(file: string): Promise<{
 }> {
   const input = createReadStream(file);
   const gunzip = createGunzip();
+  const formatError = (error: unknown): Error => {
+    if (error instanceof BackupFormatError || !(error instanceof Error)) return error as Error;
+    const code = (error as Error & { code?: string }).code;
+    return new BackupFormatError(
+      code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR'
+        ? `${file} is not a gzip backup file, or it is damaged (${error.message})`
+        : `Could not read ${file}: ${error.message}`,
+    );
+  };
   const failed = new Promise<never>((_, reject) => {
-    const fail = (error: Error & { code?: string }) =>
-      reject(
-        new BackupFormatError(
-          error.code === 'Z_DATA_ERROR' || error.code === 'Z_BUF_ERROR'
-            ? `${file} is not a gzip backup file, or it is damaged (${error.message})`
-            : `Could not read ${file}: ${error.message}`,
-        ),
-      );
+    const fail = (error: Error) => reject(formatError(error));
     input.on('error', fail);
     gunzip.on('error', fail);
   });
@@ -102,8 +104,14 @@ export async function openBackup(file: string): Promise<{
   };
 
   const next = async (): Promise<string | undefined> => {
-    const result = await Promise.race([iterator.next(), failed]);
-    return result.done ? undefined : result.value;
+    // readline passes the stream's error on too, and which of the two rejects first depends on
+    // timing: either way the reader gets the same message.
+    try {
+      const result = await Promise.race([iterator.next(), failed]);
+      return result.done ? undefined : result.value;
+    } catch (error) {
+      throw formatError(error);
+    }
   };
 
   let header: BackupHeader;

@@ -8,7 +8,7 @@ import {
   registerThrowawayFirstAccount,
   signIn,
 } from './helpers/accounts.ts';
-import { checkAccessibility, screenModes } from './helpers/axe.ts';
+import { type Screen, screenModes, walkScreens } from './helpers/axe.ts';
 import { routeId, steerDouble } from './helpers/double.ts';
 
 /**
@@ -132,7 +132,7 @@ test('the activity journey', async ({ request }) => {
  * The screens this feature owns. On pages it shares with other features (the repository page,
  * Settings) axe checks this feature's card only; the rest is those features' own journeys' job.
  */
-const screens: { name: string; path: string; ready: (page: Page) => Promise<void>; scope?: string }[] = [
+const screens: Screen[] = [
   {
     name: 'activity',
     path: '/#/activity',
@@ -175,18 +175,6 @@ for (const { width, scheme } of screenModes()) {
     test.setTimeout(90_000);
     await page.setViewportSize({ width, height: 900 });
     await page.emulateMedia({ colorScheme: scheme });
-    for (const screen of screens) {
-      await page.goto(screen.path);
-      await screen.ready(page);
-      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${screen.name} overflows by ${overflow}px`).toBeLessThanOrEqual(0);
-      await page.waitForTimeout(150);
-      await page.screenshot({
-        path: `${SCREENSHOT_DIR}/${screen.name}-${width}-${scheme}.png`,
-        fullPage: true,
-      });
-      await checkAccessibility(page, `${screen.name} ${width}px ${scheme}`, screen.scope);
-    }
+    await walkScreens(page, screens, { width, scheme, dir: SCREENSHOT_DIR });
   });
 }

@@ -8,8 +8,9 @@ import {
   openUserMenuItem,
   registerThrowawayFirstAccount,
   signIn,
+  storeApiSession,
 } from './helpers/accounts.ts';
-import { axeMode, checkAccessibility, screenModes } from './helpers/axe.ts';
+import { type Screen, screenModes, walkScreens } from './helpers/axe.ts';
 import { waitForLink } from './helpers/mail.ts';
 
 /**
@@ -208,7 +209,7 @@ test('an invalid access token in two tabs at once: both recover with exactly one
 });
 
 /** The account screens, signed out and then signed in, each with what shows it is ready. */
-const signedOutScreens: { name: string; path: string; ready: (page: Page) => Promise<void> }[] = [
+const signedOutScreens: Screen[] = [
   {
     name: 'login',
     path: '/#/login',
@@ -245,7 +246,7 @@ const signedOutScreens: { name: string; path: string; ready: (page: Page) => Pro
     ready: (page) => expect(page.getByRole('alert').first()).toBeVisible(),
   },
 ];
-const signedInScreens: { name: string; path: string; ready: (page: Page) => Promise<void> }[] = [
+const signedInScreens: Screen[] = [
   {
     name: 'profile',
     path: '/#/profile',
@@ -285,36 +286,17 @@ for (const { width, scheme } of screenModes()) {
       colorScheme: scheme,
     });
     const page = await context.newPage();
-    const visit = async (screen: (typeof signedOutScreens)[number]) => {
-      await page.goto(screen.path);
-      await screen.ready(page);
-      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${screen.name} overflows by ${overflow}px`).toBeLessThanOrEqual(0);
-      await page.screenshot({
-        path: `${SCREENSHOT_DIR}/${screen.name}-${width}-${scheme}.png`,
-        fullPage: true,
-      });
-      if (axeMode(width, scheme)) await checkAccessibility(page, `${screen.name} ${width}px ${scheme}`);
-    };
-    for (const screen of signedOutScreens) await visit(screen);
+    const walk = (screens: Screen[]) =>
+      walkScreens(page, screens, { width, scheme, dir: SCREENSHOT_DIR, settleMs: 0 });
+    await walk(signedOutScreens);
 
     // Signed in through the API (the sign-in screen is the journey's), stored as the app does.
     const account = newAccount('screens');
     await createVerifiedAccount(request, account);
-    const session = await request.post('/auth/login', {
-      data: { email_or_username: account.username, password: account.password },
-    });
-    expect(session.ok(), await session.text()).toBe(true);
-    const tokens = (await session.json()) as { access_token: string; refresh_token: string; user: unknown };
-    await page.evaluate((stored) => {
-      localStorage.setItem('access_token', stored.access_token);
-      localStorage.setItem('refresh_token', stored.refresh_token);
-      localStorage.setItem('user', JSON.stringify(stored.user));
-    }, tokens);
+    await storeApiSession(request, context, account);
     // The app reads the stored session when it starts.
     await page.reload();
-    for (const screen of signedInScreens) await visit(screen);
+    await walk(signedInScreens);
     await context.close();
   });
 }

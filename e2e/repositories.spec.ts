@@ -9,7 +9,7 @@ import {
   registerThrowawayFirstAccount,
   signIn,
 } from './helpers/accounts.ts';
-import { axeMode, checkAccessibility, screenModes } from './helpers/axe.ts';
+import { checkAccessibility, type Screen, screenModes, walkScreens } from './helpers/axe.ts';
 import { routeId, steerDouble } from './helpers/double.ts';
 import { CONTROL_URL } from './helpers/mail.ts';
 
@@ -429,7 +429,7 @@ test('10,000 repositories on the server: the list pages, searches and sorts ther
   await expect(page.getByText(/^Showing (\d{1,2}) of \1 repositories$/)).toBeVisible();
 });
 
-const screens: { name: string; path: string; ready: (page: Page) => Promise<void> }[] = [
+const screens: Screen[] = [
   {
     name: 'list',
     path: '/#/home',
@@ -574,20 +574,6 @@ for (const { width, scheme } of screenModes()) {
     test.setTimeout(120_000);
     await page.setViewportSize({ width, height: 900 });
     await page.emulateMedia({ colorScheme: scheme });
-    for (const screen of screens) {
-      await page.goto(screen.path);
-      await screen.ready(page);
-      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-      // Nothing overflows sideways.
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${screen.name} overflows by ${overflow}px`).toBeLessThanOrEqual(0);
-      // Let charts and transitions settle before the picture.
-      await page.waitForTimeout(150);
-      await page.screenshot({
-        path: `${SCREENSHOT_DIR}/${screen.name}-${width}-${scheme}.png`,
-        fullPage: true,
-      });
-      if (axeMode(width, scheme)) await checkAccessibility(page, `${screen.name} ${width}px ${scheme}`);
-    }
+    await walkScreens(page, screens, { width, scheme, dir: SCREENSHOT_DIR });
   });
 }

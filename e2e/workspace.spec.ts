@@ -8,8 +8,9 @@ import {
   newAccount,
   registerThrowawayFirstAccount,
   signIn,
+  storeApiSession,
 } from './helpers/accounts.ts';
-import { axeMode, checkAccessibility, screenModes } from './helpers/axe.ts';
+import { type Screen, screenModes, walkScreens } from './helpers/axe.ts';
 import { routeId } from './helpers/double.ts';
 import { CONTROL_URL } from './helpers/mail.ts';
 
@@ -62,23 +63,13 @@ async function signedInPage(
   account: Account,
   options: { baseURL?: string; width: number; scheme?: 'light' | 'dark' },
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const session = await request.post('/auth/login', {
-    data: { email_or_username: account.username, password: account.password },
-  });
-  expect(session.ok(), await session.text()).toBe(true);
-  const tokens = (await session.json()) as { access_token: string; refresh_token: string; user: unknown };
   const context = await browser.newContext({
     baseURL: options.baseURL,
     viewport: { width: options.width, height: 900 },
     colorScheme: options.scheme ?? 'light',
     acceptDownloads: true,
   });
-  await context.addInitScript((stored) => {
-    if (localStorage.getItem('access_token')) return;
-    localStorage.setItem('access_token', stored.access_token);
-    localStorage.setItem('refresh_token', stored.refresh_token);
-    localStorage.setItem('user', JSON.stringify(stored.user));
-  }, tokens);
+  await storeApiSession(request, context, account);
   return { context, page: await context.newPage() };
 }
 
@@ -311,7 +302,7 @@ test('keyboard: / searches, j and k move, Enter opens, g then h/t/s navigates, ?
   await expect(help).toBeHidden();
 });
 
-const screens: { name: string; path: string; ready: (page: Page, width: number) => Promise<void> }[] = [
+const screens: Screen[] = [
   {
     name: 'workspace-selection',
     path: `/#/home?q=${SEARCH}&sort=name&order=asc`,
@@ -373,17 +364,14 @@ for (const { width, scheme } of screenModes()) {
   test(`workspace screens at ${width} px in ${scheme} mode: screenshots and axe`, async () => {
     await page.setViewportSize({ width, height: 900 });
     await page.emulateMedia({ colorScheme: scheme });
-    for (const screen of screens) {
-      await page.goto(screen.path);
-      await screen.ready(page, width);
-      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${screen.name} overflows by ${overflow}px`).toBeLessThanOrEqual(0);
-      // Let the dialogs' and the selection bar's transitions finish before the picture.
-      await page.waitForTimeout(250);
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/${screen.name}-${width}-${scheme}.png` });
-      if (axeMode(width, scheme)) await checkAccessibility(page, `${screen.name} ${width}px ${scheme}`);
-      await page.keyboard.press('Escape');
-    }
+    // The dialogs' and the selection bar's transitions take a little longer; Escape closes what a screen opened.
+    await walkScreens(page, screens, {
+      width,
+      scheme,
+      dir: SCREENSHOT_DIR,
+      settleMs: 250,
+      fullPage: false,
+      after: (page) => page.keyboard.press('Escape'),
+    });
   });
 }

@@ -1,4 +1,10 @@
-import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type BrowserContext,
+  expect,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import { tokenOf, waitForLink } from './mail.ts';
 
 export interface Account {
@@ -61,4 +67,27 @@ export async function signIn(page: Page, login: string, password: string, rememb
 export async function openUserMenuItem(page: Page, name: string, item: 'Profile' | 'Settings' | 'Sign Out') {
   await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('button', { name }).click();
   await page.getByRole('menuitem', { name: item }).click();
+}
+
+/**
+ * Signs `account` in through the API and stores the session as the app does, for `context`'s
+ * pages from their next load (sign-ins through the form are the auth journey's; the form is
+ * rate limited per address).
+ */
+export async function storeApiSession(
+  request: APIRequestContext,
+  context: BrowserContext,
+  account: Pick<Account, 'username' | 'password'>,
+): Promise<void> {
+  const session = await request.post('/auth/login', {
+    data: { email_or_username: account.username, password: account.password },
+  });
+  expect(session.ok(), await session.text()).toBe(true);
+  const tokens = (await session.json()) as { access_token: string; refresh_token: string; user: unknown };
+  await context.addInitScript((stored) => {
+    if (localStorage.getItem('access_token')) return;
+    localStorage.setItem('access_token', stored.access_token);
+    localStorage.setItem('refresh_token', stored.refresh_token);
+    localStorage.setItem('user', JSON.stringify(stored.user));
+  }, tokens);
 }

@@ -56,3 +56,42 @@ export function screenModes(): ScreenMode[] {
   ];
   return process.env.E2E_ALL_MODES === '1' ? all : all.filter((mode) => axeMode(mode.width, mode.scheme));
 }
+
+/** One screen of a spec's walk: where it is, and what shows it is ready for its picture. */
+export interface Screen {
+  name: string;
+  path: string;
+  ready: (page: Page, width: number) => Promise<void>;
+  /** axe over this feature's own section only (pages shared with other features). */
+  scope?: string;
+}
+
+/**
+ * Walks `screens` in one mode: each opened and made ready, in the right scheme, nothing
+ * overflowing sideways, a picture in `dir`, and axe in the modes it checks. `settleMs` lets
+ * charts and transitions finish; `after` closes what a screen opened (a dialog, a menu).
+ */
+export async function walkScreens(
+  page: Page,
+  screens: readonly Screen[],
+  mode: ScreenMode & {
+    dir: string;
+    settleMs?: number;
+    fullPage?: boolean;
+    after?: (page: Page) => Promise<void>;
+  },
+): Promise<void> {
+  const { width, scheme, dir, settleMs = 150, fullPage = true, after } = mode;
+  for (const screen of screens) {
+    await page.goto(screen.path);
+    await screen.ready(page, width);
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${screen.name} overflows by ${overflow}px`).toBeLessThanOrEqual(0);
+    if (settleMs > 0) await page.waitForTimeout(settleMs);
+    await page.screenshot({ path: `${dir}/${screen.name}-${width}-${scheme}.png`, fullPage });
+    if (axeMode(width, scheme))
+      await checkAccessibility(page, `${screen.name} ${width}px ${scheme}`, screen.scope);
+    await after?.(page);
+  }
+}

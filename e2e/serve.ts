@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { insertEvents } from '../server/modules/activity/events.queries.ts';
-import { insertRepository, type NewRepository } from '../server/modules/repos/repos.queries.ts';
-import { rebuildDerivedTables } from '../server/modules/repos/repository-labels.ts';
+import { insertRepository, type NewRepository } from '../server/repository/repository.queries.ts';
+import { rebuildDerivedTables } from '../server/repository/repository-labels.ts';
 import { startGitHubDouble } from '../test/github-double/index.ts';
 import { startSmtpSink } from '../test/helpers/smtp-sink.ts';
 

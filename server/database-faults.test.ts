@@ -13,7 +13,7 @@ import { buildRepositoryRow } from '../test/helpers/repository-row.ts';
 import { createTestApp, type TestApp } from '../test/helpers/test-app.ts';
 import { createScratchDatabase, testDialect, testPostgresUrl } from '../test/helpers/test-database.ts';
 import { isDatabaseUnavailable, openDatabase } from './db/database.ts';
-import { insertRepository } from './modules/repos/repos.queries.ts';
+import { insertRepository } from './repository/repository.queries.ts';
 
 /**
  * Database faults (docs/operations.md#database-faults): the app's PostgreSQL connections are cut

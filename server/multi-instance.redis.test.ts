@@ -15,7 +15,7 @@ import {
 import { migrations } from './db/migrations/index.ts';
 import { BACKUP_JOB_NAME } from './jobs/backup-schedule.ts';
 import { hashPassword } from './lib/passwords.ts';
-import { SYNC_DUE_JOB } from './modules/repos/sync-jobs.ts';
+import { SYNC_DUE_JOB } from './modules/sync/sync.jobs.ts';
 
 /**
  * Several instances behind a proxy (docs/operations.md#several-instances): two real app processes
@@ -29,7 +29,7 @@ import { SYNC_DUE_JOB } from './modules/repos/sync-jobs.ts';
  *   - a deactivation on one ends the account's sessions on the other at once;
  *   - the login and forgot-password limits count across both (Redis), per account and per client;
  *   - each scheduled job (backup, sync tick) runs once per tick between them, never twice.
- * The single-process tests of the same parts: server/modules/repos/sync-engine.redis.test.ts
+ * The single-process tests of the same parts: server/modules/sync/sync-engine.redis.test.ts
  * (sync runs), server/modules/backups/backups.test.ts (the backup lease), rate-limiter.redis.test.ts.
  *
  * Runs in the Redis pass (TEST_REDIS_URL). PostgreSQL is needed too: under CI=true a stopped

@@ -8,7 +8,7 @@ import { type GitHubDouble, listDoubleRepositories, startGitHubDouble } from '..
 import { testDialect } from '../test/helpers/test-database.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { insertRepository } from './modules/repos/repos.queries.ts';
+import { insertRepository } from './repository/repository.queries.ts';
 
 /**
  * docs/architecture.md#sync-engine: a kill -9 in the middle of a scheduled sync loses no due

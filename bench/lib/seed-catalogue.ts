@@ -1,7 +1,7 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
 import { isPostgres } from '../../server/db/migration-helpers.ts';
 import type { Database, RepositoriesTable } from '../../server/db/schema.ts';
-import { rebuildDerivedTables } from '../../server/modules/repos/repository-labels.ts';
+import { rebuildDerivedTables } from '../../server/repository/repository-labels.ts';
 import { listDoubleRepositories } from '../../test/github-double/index.ts';
 
 /**

@@ -225,7 +225,7 @@ export interface RepositoryTopicsTable {
 /**
  * The lower-cased search document of each repository. This is PostgreSQL's shape; on SQLite it
  * is an FTS5 table whose rowid is the repository id, so it is only written and read through
- * server/modules/repos/repository-labels.ts and catalogue-query.ts.
+ * server/repository/repository-labels.ts and modules/catalogue-query/catalogue-query.queries.ts.
  */
 export interface RepositorySearchTable {
   repository_id: number;

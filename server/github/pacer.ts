@@ -5,6 +5,7 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
+import { type Clock, dateAtMs, nowMs } from '../lib/clock.ts';
 
 /**
  * The pace kept per GitHub token (docs/architecture.md#github-pacing): REST points and GraphQL
@@ -12,7 +13,7 @@ import {
  * every instance spends from one budget per token, in memory otherwise, and in memory while
  * Redis is unreachable (its insurance limiter). A secondary-limit answer pauses the token for
  * every instance (`pause`). Concurrency and answering `retry-after` are Octokit's throttling
- * plugin's part (github-client.ts); this module only decides when a request may leave.
+ * plugin's part (transport.ts); this module only decides when a request may leave.
  */
 
 export interface PaceLimits {
@@ -52,7 +53,8 @@ export class PaceWait extends Error {
 export interface PacerOptions extends PaceLimits {
   /** Shared counting across instances; memory when absent. */
   redis?: Redis;
-  now?: () => number;
+  /** The time deadlines, pauses and the last minute's count are read against. */
+  clock: Clock;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -71,7 +73,8 @@ export class GitHubPacer {
       restPerMinute: options.restPerMinute,
       graphqlPointsPerMinute: options.graphqlPointsPerMinute,
     };
-    this.#now = options.now ?? Date.now;
+    const { clock } = options;
+    this.#now = () => nowMs(clock);
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     const make = (kind: PaceKind, perMinute: number) => {
       const settings = {
@@ -111,7 +114,7 @@ export class GitHubPacer {
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         const waitMs = Math.max(1, rejection.msBeforeNext);
-        if (this.#now() + waitMs > deadline) throw new PaceWait(new Date(this.#now() + waitMs));
+        if (this.#now() + waitMs > deadline) throw new PaceWait(dateAtMs(this.#now() + waitMs));
         await this.#sleep(waitMs);
       }
     }
@@ -128,8 +131,8 @@ export class GitHubPacer {
   async nextTurn(key: string): Promise<Date> {
     const state = await this.#limiters.rest.get(key);
     const now = this.#now();
-    if (!state || state.remainingPoints > 0) return new Date(now);
-    return new Date(now + state.msBeforeNext);
+    if (!state || state.remainingPoints > 0) return dateAtMs(now);
+    return dateAtMs(now + state.msBeforeNext);
   }
 
   /** REST requests this instance sent with the token in the last 60 s. */
@@ -140,7 +143,7 @@ export class GitHubPacer {
   /** When a secondary limit on the token ends, or null when none holds it. */
   pausedUntil(key: string): Date | null {
     const until = this.#pausedUntil.get(key);
-    return until !== undefined && until > this.#now() ? new Date(until) : null;
+    return until !== undefined && until > this.#now() ? dateAtMs(until) : null;
   }
 
   keys(): string[] {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { type Clock, dateAtMs } from '../lib/clock.ts';
 
 export interface QuotaState {
   remaining: number;
@@ -13,6 +14,11 @@ export interface QuotaState {
  */
 export class QuotaBook {
   readonly #states = new Map<string, QuotaState>();
+  readonly #clock: Clock;
+
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
 
   static keyOf(token: string | null): string {
     return token ? createHash('sha256').update(token).digest('hex').slice(0, 16) : 'anonymous';
@@ -32,7 +38,7 @@ export class QuotaBook {
     this.#states.set(QuotaBook.keyOf(token), {
       remaining,
       limit: Number.isFinite(limit) ? limit : remaining,
-      resetAt: new Date(reset * 1000),
+      resetAt: dateAtMs(reset * 1000),
     });
   }
 
@@ -50,14 +56,16 @@ export class QuotaBook {
   }
 
   /** Whether spending `cost` leaves at least `1 - budget` of the limit (true when unknown or reset). */
-  leaves(token: string | null, cost: number, budget: number, now = new Date()): boolean {
+  leaves(token: string | null, cost: number, budget: number): boolean {
+    const now = this.#clock.now();
     const state = this.#states.get(QuotaBook.keyOf(token));
     if (!state || state.resetAt <= now) return true;
     return state.remaining - cost >= state.limit * (1 - budget);
   }
 
   /** The reset time when fewer than `needed` requests are left before it, else null. */
-  shortfall(token: string | null, needed: number, now = new Date()): Date | null {
+  shortfall(token: string | null, needed: number): Date | null {
+    const now = this.#clock.now();
     const state = this.#states.get(QuotaBook.keyOf(token));
     if (!state || state.resetAt <= now) return null;
     return state.remaining < needed ? state.resetAt : null;

@@ -1,3 +1,5 @@
+import { dateAtMs } from '../lib/clock.ts';
+
 /**
  * The shared GitHub quota (server token, or anonymous) as last seen in GitHub's
  * `x-ratelimit-*` headers. Null until GitHub has been called (docs/architecture.md#quota-bookkeeping).
@@ -14,6 +16,6 @@ export class SharedQuota {
     const limit = headers.get('x-ratelimit-limit');
     if (limit && /^\d+$/.test(limit)) this.limit = Number(limit);
     const reset = headers.get('x-ratelimit-reset');
-    if (reset && /^\d+$/.test(reset)) this.resetAt = new Date(Number(reset) * 1000);
+    if (reset && /^\d+$/.test(reset)) this.resetAt = dateAtMs(Number(reset) * 1000);
   }
 }

@@ -59,44 +59,5 @@ export interface ReleaseRead {
 /** Releases and tags asked for per read: the newest few are enough to see what is new. */
 export const RELEASES_READ = 5;
 
-/** Only web addresses are kept as links (a GitHub Enterprise host is fine; `javascript:` is not). */
-export function webUrl(value: string | null | undefined): string | null {
-  if (!value) return null;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null;
-  } catch {
-    return null;
-  }
-}
-
-/** A tag as a release stand-in: no title or notes, its commit's date when GitHub gave one. */
-export function tagInfo(name: string, date: string | null, repositoryUrl: string): ReleaseInfo {
-  return {
-    tag: name,
-    name: null,
-    notes: null,
-    publishedAt: date,
-    prerelease: false,
-    draft: false,
-    url: tagUrl(repositoryUrl, name),
-  };
-}
-
-/** A tag's page: `<repository>/tree/<tag>`, each path segment escaped. */
-export function tagUrl(repositoryUrl: string, tag: string): string | null {
-  const base = webUrl(repositoryUrl);
-  return base ? `${base.replace(/\/$/, '')}/tree/${tag.split('/').map(encodeURIComponent).join('/')}` : null;
-}
-
-/** GitHub's licence as the catalogue stores it: the SPDX id, the name for NOASSERTION, or "". */
-export function licenseLabel(
-  license: { spdx_id?: string | null; name?: string | null } | null | undefined,
-): string {
-  if (!license) return '';
-  if (license.spdx_id && license.spdx_id !== 'NOASSERTION') return license.spdx_id;
-  return license.name ?? '';
-}
-
 /** When GitHub won't count contributors, the catalogue says "1000+" (docs/product.md#entities). */
 export const CAPPED_CONTRIBUTORS = 1000;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { SYNC_DUE_JOB } from '../modules/repos/sync-jobs.ts';
+import { SYNC_DUE_JOB } from '../modules/sync/sync.jobs.ts';
 import { claimScheduledRun, type ScheduledTick, scheduleRuns } from './job-lease.ts';
 import { countWaitingJobs } from './job-queue.queries.ts';
 

@@ -5,7 +5,7 @@ import {
   insertRepository,
   type NewRepository,
   type RepositoryRow,
-} from '../../server/modules/repos/repos.queries.ts';
+} from '../../server/repository/repository.queries.ts';
 import type { CatalogueListQuery, CatalogueSort } from '../../shared/schemas/catalogue.ts';
 import { defaultCatalogueOrder } from '../../shared/schemas/catalogue.ts';
 

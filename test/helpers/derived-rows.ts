@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../../server/db/migration-helpers.ts';
 import type { Database } from '../../server/db/schema.ts';
-import { labelEntries, searchDocument } from '../../server/modules/repos/repository-labels.ts';
+import { labelEntries, searchDocument } from '../../server/repository/repository-labels.ts';
 
 /** The derived tables' contents in a fixed order, as plain values. */
 export interface DerivedRows {

@@ -1,4 +1,4 @@
-import type { NewRepository } from '../../server/modules/repos/repos.queries.ts';
+import type { NewRepository } from '../../server/repository/repository.queries.ts';
 
 /**
  * A whole `repositories` row for tests that write the table directly (migrations, faults):

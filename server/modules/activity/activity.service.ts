@@ -17,8 +17,8 @@ import type { RepositorySnapshot } from '../../github/repository-snapshot.ts';
 import { AppError, badRequest } from '../../lib/app-error.ts';
 import { type Clock, isoNow } from '../../lib/clock.ts';
 import { hashToken, randomToken } from '../../lib/secret-box.ts';
-import type { CatalogueService } from '../repos/catalogue.service.ts';
-import { labelKey, type Viewer, visibleTo } from '../repos/catalogue-query.service.ts';
+import type { CatalogueService } from '../catalogue/catalogue.service.ts';
+import { labelKey, type Viewer, visibleTo } from '../catalogue-query/catalogue-query.service.ts';
 import { buildAtomFeed } from './atom-feed.ts';
 import {
   detectAddEvents,

@@ -11,7 +11,7 @@ import { countWaitingJobs } from '../../jobs/job-queue.queries.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { badRequest } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { CatalogueService } from '../repos/catalogue.service.ts';
+import type { CatalogueService } from '../catalogue/catalogue.service.ts';
 import * as queries from './history.queries.ts';
 import { reconstructStarCounts } from './star-history.ts';
 

@@ -44,7 +44,7 @@ import {
 } from '../../notifications/slack-notifier.ts';
 import type { AccountsService } from '../auth/accounts.service.ts';
 import type { MeService } from '../me/me.service.ts';
-import type { CatalogueService } from '../repos/catalogue.service.ts';
+import type { CatalogueService } from '../catalogue/catalogue.service.ts';
 import type { ChannelRow, DeliveryRow, EventRow, RuleRow } from './notifications.queries.ts';
 import * as queries from './notifications.queries.ts';
 

@@ -9,7 +9,7 @@ import { claimScheduledRun } from '../../jobs/job-lease.ts';
 import { DIGEST_TICK_NAME, digestCadences, runScheduledDigest } from '../../jobs/notification-schedule.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 import { insertEvents } from '../activity/events.queries.ts';
-import { grantAccess, insertRepository } from '../repos/repos.queries.ts';
+import { grantAccess, insertRepository } from '../../repository/repository.queries.ts';
 import { NOTIFY_DELIVER_JOB, NOTIFY_DIGEST_JOB } from './notifications.service.ts';
 
 /**

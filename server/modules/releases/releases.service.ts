@@ -10,7 +10,7 @@ import type { Database, RepositoriesTable } from '../../db/schema.ts';
 import { RELEASES_READ, type ReleaseInfo, type ReleaseRead } from '../../github/repository-snapshot.ts';
 import { badRequest } from '../../lib/app-error.ts';
 import { type Clock, isoNow } from '../../lib/clock.ts';
-import { comparedValues } from '../repos/versions.service.ts';
+import { comparedValues } from '../versions/versions.service.ts';
 import { releaseDay, releaseDescription, tagMatcher, VERSION_NUMBER_MAX } from './release-rules.ts';
 import * as queries from './releases.queries.ts';
 

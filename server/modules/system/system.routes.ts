@@ -8,7 +8,7 @@ import {
 } from '../../../shared/schemas/system.ts';
 import type { PoolStats } from '../../db/database.ts';
 import type { GitHubClient } from '../../github/github-client.ts';
-import { checkDatabase, checkReadiness } from './health.service.ts';
+import { checkDatabase, checkReadiness } from './system.service.ts';
 import { OperationsMetrics } from './metrics.service.ts';
 
 export interface HealthRoutesOptions {

@@ -5,8 +5,8 @@ import type { Database } from '../../db/schema.ts';
 import type { GitHubClient } from '../../github/github-client.ts';
 import { QuotaBook } from '../../github/quota-book.ts';
 import { type Clock, isoNow } from '../../lib/clock.ts';
-import { countDueJobsByKind, countJobsByKindAndStatus, countSyncQueue } from './health.queries.ts';
-import { PROBE_DEADLINE_MS } from './health.service.ts';
+import { countDueJobsByKind, countJobsByKindAndStatus, countSyncQueue } from './system.queries.ts';
+import { PROBE_DEADLINE_MS } from './system.service.ts';
 
 export interface OperationsMetricsDeps {
   registry: Registry;

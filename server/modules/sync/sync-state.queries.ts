@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../../db/migration-helpers.ts';
 import type { Database } from '../../db/schema.ts';
-import type { RepositoryRow } from './repos.queries.ts';
+import type { RepositoryRow } from '../../repository/repository.queries.ts';
 
 /**
  * The sync engine's schedule (docs/architecture.md#sync-engine): one `repository_sync_state`

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, RepositoriesTable } from '../../db/schema.ts';
-import { deleteDerivedRows, inTransaction, writeDerivedRows } from './repository-labels.ts';
-import { scheduleAt } from './sync-state.queries.ts';
+import { deleteDerivedRows, inTransaction, writeDerivedRows } from '../../repository/repository-labels.ts';
+import { scheduleAt } from '../sync/sync-state.queries.ts';
 
 type Db = Kysely<Database>;
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkResponseSchema } from '../../../shared/schemas/bulk.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
-import { SYNC_DUE_JOB } from './sync-jobs.ts';
+import { SYNC_DUE_JOB } from '../sync/sync.jobs.ts';
 
 let t: Awaited<ReturnType<typeof createReposTestApp>>;
 type Caller = Awaited<ReturnType<typeof signedInUser>>;

@@ -14,12 +14,12 @@ import type { JobQueue } from '../../jobs/job-queue.ts';
 import { badRequest, notFound } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { ReleasesService } from '../releases/releases.service.ts';
-import type { CatalogueService } from './catalogue.service.ts';
-import { COUNT_CONTRIBUTORS_JOB, type CountContributorsPayload, paceEta } from './import-jobs.ts';
+import type { CatalogueService } from '../catalogue/catalogue.service.ts';
+import { COUNT_CONTRIBUTORS_JOB, type CountContributorsPayload, paceEta } from '../catalogue/import.jobs.ts';
 import { queuedAnswer } from './paced-work.ts';
-import { parseEtags, snapshotOfRow } from './repo-presenter.ts';
-import type { RepositoryRow, Viewer } from './repos.queries.ts';
-import * as queries from './repos.queries.ts';
+import { parseEtags, snapshotOfRow } from '../../repository/repository-presenter.ts';
+import type { RepositoryRow, Viewer } from '../../repository/repository.queries.ts';
+import * as queries from '../../repository/repository.queries.ts';
 import {
   deferDuePublic,
   failuresOf,

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { isPostgres } from '../../db/migration-helpers.ts';
-import type { Database } from '../../db/schema.ts';
+import { isPostgres } from '../db/migration-helpers.ts';
+import type { Database } from '../db/schema.ts';
 
 /**
  * The catalogue's derived tables (docs/product.md#catalogue-queries): a repository's tags and

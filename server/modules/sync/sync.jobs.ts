@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobQueue } from '../../jobs/job-queue.ts';
-import type { RepositorySyncService } from './repository-sync.service.ts';
+import type { RepositorySyncService } from './sync.service.ts';
 
 /**
  * The sync engine's work item (docs/architecture.md#sync-engine): one run that leases due

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { createFakeClock } from '../../../test/helpers/fake-clock.ts';
 import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
-import { isDerivedTable } from './repository-labels.ts';
+import { isDerivedTable } from '../../repository/repository-labels.ts';
 import { REPOSITORY_OWNED_TABLES } from './repository-trash.ts';
 
 /** Deleting is soft for 30 s (docs/product.md#undo-delete). */

@@ -17,8 +17,8 @@ import {
   type Viewer,
   visibleTo,
   withCounts,
-} from './repos.queries.ts';
-import { labelKey } from './repository-labels.ts';
+} from '../../repository/repository.queries.ts';
+import { labelKey } from '../../repository/repository-labels.ts';
 
 /**
  * The catalogue's search, filters, sort and keyset paging as Kysely queries that run alike on

@@ -7,7 +7,7 @@ import {
 } from '../../../shared/schemas/bulk.ts';
 import { errorBodySchema } from '../../../shared/schemas/errors.ts';
 import { requireUser } from '../../plugins/access.ts';
-import { exportFileName, streamCsv } from './csv-export.ts';
+import { exportFileName, streamCsv } from '../catalogue-query/csv-export.ts';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
 const security = [{ bearerAuth: [] }];

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { listDoubleRepositories } from '../../test/github-double/index.ts';
-import { login, signedInUser } from '../../test/helpers/auth-factory.ts';
-import { createFakeClock } from '../../test/helpers/fake-clock.ts';
-import { createReposTestApp, repoPath } from '../../test/helpers/repos-app.ts';
-import { SYNC_DUE_JOB } from '../modules/repos/sync-jobs.ts';
-import { leaseDue } from '../modules/repos/sync-state.queries.ts';
-import { countPendingJobs } from './job-queue.queries.ts';
-import { runScheduledSync } from './repository-sync.ts';
+import { listDoubleRepositories } from '../../../test/github-double/index.ts';
+import { login, signedInUser } from '../../../test/helpers/auth-factory.ts';
+import { createFakeClock } from '../../../test/helpers/fake-clock.ts';
+import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
+import { SYNC_DUE_JOB } from './sync.jobs.ts';
+import { leaseDue } from './sync-state.queries.ts';
+import { countPendingJobs } from '../../jobs/job-queue.queries.ts';
+import { runScheduledSync } from '../../jobs/repository-sync.ts';
 
 const apps: Awaited<ReturnType<typeof createReposTestApp>>[] = [];
 afterEach(async () => {

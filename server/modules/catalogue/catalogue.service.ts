@@ -34,26 +34,26 @@ import {
   QUEUED_ADD_JOB,
   type QueuedAddPayload,
   QueuePlan,
-} from './import-jobs.ts';
-import { queuedAnswer } from './paced-work.ts';
+} from './import.jobs.ts';
+import { queuedAnswer } from '../sync/paced-work.ts';
 import {
   newRowFieldsOfSnapshot,
   parseEtags,
   presentRepository,
   presentSummary,
   rowFieldsOfSnapshot,
-} from './repo-presenter.ts';
-import type { RepositoryRow, Viewer } from './repos.queries.ts';
-import * as queries from './repos.queries.ts';
-import { inTransaction } from './repository-labels.ts';
+} from '../../repository/repository-presenter.ts';
+import type { RepositoryRow, Viewer } from '../../repository/repository.queries.ts';
+import * as queries from '../../repository/repository.queries.ts';
+import { inTransaction } from '../../repository/repository-labels.ts';
 import { deleteToTrash, findUndoable, purgeExpiredTrash, restoreDeleted } from './repository-trash.ts';
-import { scheduleAt } from './sync-state.queries.ts';
+import { scheduleAt } from '../sync/sync-state.queries.ts';
 
 /**
  * What other modules may use of the repository module besides its services: the backup module
  * leaves the derived tables out of a backup and rebuilds them after a restore.
  */
-export { isDerivedTable, rebuildDerivedTables } from './repository-labels.ts';
+export { isDerivedTable, rebuildDerivedTables } from '../../repository/repository-labels.ts';
 
 export const REPOSITORY_NOT_FOUND = 'Repository not found in database';
 

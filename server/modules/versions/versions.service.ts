@@ -9,9 +9,9 @@ import { isUniqueViolation } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/app-error.ts';
 import { type Clock, isoNow } from '../../lib/clock.ts';
-import type { CatalogueService } from './catalogue.service.ts';
-import type { RepositoryRow, Viewer } from './repos.queries.ts';
-import * as queries from './repos.queries.ts';
+import type { CatalogueService } from '../catalogue/catalogue.service.ts';
+import type { RepositoryRow, Viewer } from '../../repository/repository.queries.ts';
+import * as queries from '../../repository/repository.queries.ts';
 
 export interface VersionsDeps {
   db: Kysely<Database>;

@@ -6,29 +6,29 @@ import { gunzipSync } from 'node:zlib';
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOGUE_SORTS } from '../../../shared/schemas/catalogue.ts';
+import { CATALOGUE_SORTS } from '../../shared/schemas/catalogue.ts';
 import {
   buildCatalogue,
   CATALOGUE_NOW,
   insertCatalogueUser,
   seedCatalogue,
-} from '../../../test/helpers/catalogue-fixtures.ts';
-import { expectedDerivedRows, readDerivedRows } from '../../../test/helpers/derived-rows.ts';
-import { createFakeClock } from '../../../test/helpers/fake-clock.ts';
+} from '../../test/helpers/catalogue-fixtures.ts';
+import { expectedDerivedRows, readDerivedRows } from '../../test/helpers/derived-rows.ts';
+import { createFakeClock } from '../../test/helpers/fake-clock.ts';
 import {
   createScratchDatabase,
   postgresReachable,
   testDialect,
   testPostgresUrl,
-} from '../../../test/helpers/test-database.ts';
-import type { DatabaseHandle, Dialect } from '../../db/database.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
-import { migrations } from '../../db/migrations/index.ts';
-import type { Database } from '../../db/schema.ts';
-import { writeBackup } from '../backups/backup-stream.ts';
-import { restoreBackup } from '../backups/restore.ts';
-import { CatalogueQueryService } from './catalogue-query.service.ts';
-import { matchingIds, normalizeFilters, resolveSort, valuesPageQuery } from './catalogue-query.ts';
+} from '../../test/helpers/test-database.ts';
+import type { DatabaseHandle, Dialect } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { migrations } from '../db/migrations/index.ts';
+import type { Database } from '../db/schema.ts';
+import { writeBackup } from '../modules/backups/backup-stream.ts';
+import { restoreBackup } from '../modules/backups/restore.ts';
+import { CatalogueQueryService } from '../modules/catalogue-query/catalogue-query.service.ts';
+import { matchingIds, normalizeFilters, resolveSort, valuesPageQuery } from '../modules/catalogue-query/catalogue-query.queries.ts';
 import { DERIVED_TABLES, rebuildDerivedTables } from './repository-labels.ts';
 
 /**

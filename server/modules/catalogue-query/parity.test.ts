@@ -23,7 +23,7 @@ import {
 import type { DatabaseHandle } from '../../db/database.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { CatalogueQueryService } from './catalogue-query.service.ts';
-import type { RepositoryRow } from './repos.queries.ts';
+import type { RepositoryRow } from '../../repository/repository.queries.ts';
 
 /**
  * One query set on SQLite and on PostgreSQL in the same run, answers compared: the same rows in

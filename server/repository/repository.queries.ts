@@ -12,14 +12,14 @@ import type {
   RepositoriesTable,
   RepositoryMetricsTable,
   VersionsTable,
-} from '../../db/schema.ts';
+} from '../db/schema.ts';
 import {
   changesDerivedRows,
   deleteDerivedRows,
   inTransaction,
   writeDerivedRows,
 } from './repository-labels.ts';
-import { scheduleAt } from './sync-state.queries.ts';
+import { scheduleAt } from '../modules/sync/sync-state.queries.ts';
 
 type Db = Kysely<Database>;
 export type RepositoryRow = Selectable<RepositoriesTable>;

@@ -18,7 +18,7 @@ import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { openDatabase } from '../../db/database.ts';
 import { PACE_WINDOW_S } from '../../github/pacer.ts';
-import { insertRepository } from './repos.queries.ts';
+import { insertRepository } from '../../repository/repository.queries.ts';
 
 /**
  * Two instances of the app on one PostgreSQL database and one Redis (docs/architecture.md#sync-engine,

@@ -36,7 +36,7 @@ import {
   versionsResponseSchema,
 } from '../../../shared/schemas/repositories.ts';
 import { requireUser } from '../../plugins/access.ts';
-import { exportFileName, streamCsv } from './csv-export.ts';
+import { exportFileName, streamCsv } from '../catalogue-query/csv-export.ts';
 
 const errors = {
   400: errorBodySchema,

@@ -32,10 +32,10 @@ import {
   normalizeFilters,
   type Position,
   resolveSort,
-} from './catalogue-query.ts';
-import { presentSummary } from './repo-presenter.ts';
-import { type Viewer, visibleTo } from './repos.queries.ts';
-import { labelKey } from './repository-labels.ts';
+} from './catalogue-query.queries.ts';
+import { presentSummary } from '../../repository/repository-presenter.ts';
+import { type Viewer, visibleTo } from '../../repository/repository.queries.ts';
+import { labelKey } from '../../repository/repository-labels.ts';
 
 /**
  * The catalogue's visibility rule (`visibleTo`, docs/product.md#roles-and-visibility) and its

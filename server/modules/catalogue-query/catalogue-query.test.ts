@@ -34,8 +34,8 @@ import {
 } from '../../../test/helpers/catalogue-fixtures.ts';
 import { createFakeClock } from '../../../test/helpers/fake-clock.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import type { RepositoryRow } from './repos.queries.ts';
-import { deleteRepository, grantAccess, insertRepository } from './repos.queries.ts';
+import type { RepositoryRow } from '../../repository/repository.queries.ts';
+import { deleteRepository, grantAccess, insertRepository } from '../../repository/repository.queries.ts';
 
 /**
  * GET /repositories/ with query parameters, and the aggregates (docs/product.md#catalogue-queries),

@@ -7,7 +7,7 @@ import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { buildCatalogue, CATALOGUE_NOW, seedCatalogue } from '../../../test/helpers/catalogue-fixtures.ts';
 import { createFakeClock } from '../../../test/helpers/fake-clock.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { rebuildDerivedTables } from './repository-labels.ts';
+import { rebuildDerivedTables } from '../../repository/repository-labels.ts';
 
 /**
  * GET /repositories/export takes the list's filters and sort, and streams from the database in

@@ -7,11 +7,11 @@ import type { JobQueue } from '../../jobs/job-queue.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { CatalogueService } from './catalogue.service.ts';
-import { presentSummary } from './repo-presenter.ts';
-import type { Viewer } from './repos.queries.ts';
-import * as queries from './repos.queries.ts';
-import { SYNC_DUE_JOB } from './sync-jobs.ts';
-import { scheduleAt } from './sync-state.queries.ts';
+import { presentSummary } from '../../repository/repository-presenter.ts';
+import type { Viewer } from '../../repository/repository.queries.ts';
+import * as queries from '../../repository/repository.queries.ts';
+import { SYNC_DUE_JOB } from '../sync/sync.jobs.ts';
+import { scheduleAt } from '../sync/sync-state.queries.ts';
 
 export interface BulkDeps {
   db: Kysely<Database>;

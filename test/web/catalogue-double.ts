@@ -20,16 +20,16 @@ import {
   catalogueListQuerySchema,
   defaultCatalogueOrder,
   type TagsResponse,
-} from '../../shared/schemas/catalogue.ts';
-import type { RepositorySummary } from '../../shared/schemas/repositories.ts';
+} from '#shared/schemas/catalogue.ts';
+import type { RepositorySummary } from '#shared/schemas/repositories.ts';
 import {
   computeStats,
   distinctValues,
   licenseDistribution,
   starDistribution,
   topTopics,
-} from '../../shared/stats.ts';
-import { countDistinctTags, countTags, tagSuggestions } from '../../shared/tag-colors.ts';
+} from '#shared/stats.ts';
+import { countDistinctTags, countTags, tagSuggestions } from '#shared/tag-colors.ts';
 import { type FetchHandler, jsonResponse, renderApp, signIn } from './render.tsx';
 
 export interface CatalogueCall {

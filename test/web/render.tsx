@@ -4,13 +4,13 @@ import { userEvent } from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { createHashRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
-import { STORAGE_KEYS } from '../../shared/constants.ts';
-import type { RepositorySummary } from '../../shared/schemas/repositories.ts';
-import type { VersionResponse } from '../../shared/schemas/system.ts';
-import { App } from '../../web/app/app.tsx';
-import { AppProviders } from '../../web/app/providers.tsx';
-import { createAppRouter } from '../../web/app/router.ts';
-import type { User } from '../../web/lib/auth/user.ts';
+import { STORAGE_KEYS } from '#shared/constants.ts';
+import type { RepositorySummary } from '#shared/schemas/repositories.ts';
+import type { VersionResponse } from '#shared/schemas/system.ts';
+import { App } from '#web/app/app.tsx';
+import { AppProviders } from '#web/app/providers.tsx';
+import { createAppRouter } from '#web/app/router.ts';
+import type { User } from '#web/lib/auth/user.ts';
 import { guardCatalogueRequest } from './catalogue-guard.ts';
 
 export const testVersion: VersionResponse = {

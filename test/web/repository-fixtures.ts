@@ -1,4 +1,4 @@
-import type { Repository, RepositorySummary } from '../../shared/schemas/repositories.ts';
+import type { Repository, RepositorySummary } from '#shared/schemas/repositories.ts';
 
 let next = 1;
 

@@ -1,6 +1,6 @@
 import { RouterProvider } from 'react-router';
-import { LoadingScreen } from '../components/loading-screen.tsx';
-import { useAuth } from '../lib/auth/auth-context.tsx';
+import { LoadingScreen } from '#web/components/loading-screen.tsx';
+import { useAuth } from '#web/lib/auth/auth-context.tsx';
 import type { createAppRouter } from './router.ts';
 
 export type AppRouter = ReturnType<typeof createAppRouter>;

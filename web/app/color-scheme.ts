@@ -1,4 +1,4 @@
-import { STORAGE_KEYS } from '../../shared/constants.ts';
+import { STORAGE_KEYS } from '#shared/constants.ts';
 
 /**
  * What Mantine's <ColorSchemeScript> does, run from the bundle: the server's CSP allows no

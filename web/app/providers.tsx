@@ -2,8 +2,8 @@ import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { ErrorBoundary } from '../components/error-boundary.tsx';
-import { AuthProvider } from '../lib/auth/auth-context.tsx';
+import { ErrorBoundary } from '#web/components/error-boundary.tsx';
+import { AuthProvider } from '#web/lib/auth/auth-context.tsx';
 import { createQueryClient } from './query-client.ts';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme.ts';
 

@@ -1,6 +1,6 @@
 import { onlineManager } from '@tanstack/react-query';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, NETWORK_ERROR_MESSAGE } from '../lib/api-client.ts';
+import { ApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
 import { createQueryClient, RETRY_DELAY_MS } from './query-client.ts';
 
 /** Settles with the outcome, or 'still waiting' after `ms` (a paused query or mutation never settles). */

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { isApiError } from '../lib/api-client.ts';
+import { isApiError } from '#web/lib/api-client.ts';
 
 /**
  * Retries once, quickly, only what may heal by itself: time-outs, network failures and 5xx, not

@@ -1,7 +1,7 @@
-import { RepositoryEventsCard } from '../features/activity/components/repository-events-card.tsx';
+import { RepositoryEventsCard } from '#web/features/activity/components/repository-events-card.tsx';
 import RepositoryDetailRoute, {
   type RepositoryDetailSlots,
-} from '../features/repositories/routes/repository-detail.tsx';
+} from '#web/features/repositories/routes/repository-detail.tsx';
 
 /** The Activity tab (docs/product.md#repository-detail). */
 const slots: RepositoryDetailSlots = {

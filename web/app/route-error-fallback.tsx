@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useRouteError } from 'react-router';
-import { createErrorId, ErrorFallback, logError } from '../components/error-boundary.tsx';
+import { createErrorId, ErrorFallback, logError } from '#web/components/error-boundary.tsx';
 
 /** The router catches errors of the layout itself; they get the app-level fallback (reload). */
 export function RouteErrorFallback() {

@@ -1,9 +1,9 @@
 import { type ComponentType, useEffect, useRef } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { AuthRequiredPanel } from '../components/auth-required-panel.tsx';
-import { useAuth } from '../lib/auth/auth-context.tsx';
-import { useScreenTitle } from '../lib/hooks/use-screen-title.ts';
-import { takeRedirectAfterLogin, writeRedirectAfterLogin } from '../lib/storage.ts';
+import { AuthRequiredPanel } from '#web/components/auth-required-panel.tsx';
+import { useAuth } from '#web/lib/auth/auth-context.tsx';
+import { useScreenTitle } from '#web/lib/hooks/use-screen-title.ts';
+import { takeRedirectAfterLogin, writeRedirectAfterLogin } from '#web/lib/storage.ts';
 
 /**
  * Who may open a screen (docs/product.md#route-guards-and-redirects):

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { STORAGE_KEYS } from '../../shared/constants.ts';
+import { STORAGE_KEYS } from '#shared/constants.ts';
 import { jsonResponse, renderApp, signIn } from '../../test/web/render.tsx';
 
 const heading = (name: string) => screen.findByRole('heading', { level: 1, name });

@@ -6,23 +6,23 @@ import { AppLayout } from './shell/app-layout.tsx';
 
 // Every screen is its own chunk, so the first load carries only the shell (and charts,
 // when they arrive, load with the screens that draw them).
-const LandingRoute = lazy(() => import('../features/landing/routes/landing.tsx'));
-const LoginRoute = lazy(() => import('../features/auth/routes/login.tsx'));
-const RegisterRoute = lazy(() => import('../features/auth/routes/register.tsx'));
-const VerifyEmailRoute = lazy(() => import('../features/auth/routes/verify-email.tsx'));
-const ForgotPasswordRoute = lazy(() => import('../features/auth/routes/forgot-password.tsx'));
-const ResetPasswordRoute = lazy(() => import('../features/auth/routes/reset-password.tsx'));
-const ResendVerificationRoute = lazy(() => import('../features/auth/routes/resend-verification.tsx'));
-const RepositoryListRoute = lazy(() => import('../features/repositories/routes/repository-list.tsx'));
+const LandingRoute = lazy(() => import('#web/features/landing/routes/landing.tsx'));
+const LoginRoute = lazy(() => import('#web/features/auth/routes/login.tsx'));
+const RegisterRoute = lazy(() => import('#web/features/auth/routes/register.tsx'));
+const VerifyEmailRoute = lazy(() => import('#web/features/auth/routes/verify-email.tsx'));
+const ForgotPasswordRoute = lazy(() => import('#web/features/auth/routes/forgot-password.tsx'));
+const ResetPasswordRoute = lazy(() => import('#web/features/auth/routes/reset-password.tsx'));
+const ResendVerificationRoute = lazy(() => import('#web/features/auth/routes/resend-verification.tsx'));
+const RepositoryListRoute = lazy(() => import('#web/features/repositories/routes/repository-list.tsx'));
 // The detail screen with the activity feature's card: composed here, as features don't import each other.
 const RepositoryDetailRoute = lazy(() => import('./repository-detail-screen.tsx'));
-const AddRepositoriesRoute = lazy(() => import('../features/repositories/routes/add-repositories.tsx'));
-const TagsRoute = lazy(() => import('../features/tags/routes/tags.tsx'));
-const StatsRoute = lazy(() => import('../features/stats/routes/stats.tsx'));
-const ProfileRoute = lazy(() => import('../features/profile/routes/profile.tsx'));
-const SettingsRoute = lazy(() => import('../features/settings/routes/settings.tsx'));
-const AdminRoute = lazy(() => import('../features/admin/routes/admin.tsx'));
-const ActivityRoute = lazy(() => import('../features/activity/routes/activity.tsx'));
+const AddRepositoriesRoute = lazy(() => import('#web/features/repositories/routes/add-repositories.tsx'));
+const TagsRoute = lazy(() => import('#web/features/tags/routes/tags.tsx'));
+const StatsRoute = lazy(() => import('#web/features/stats/routes/stats.tsx'));
+const ProfileRoute = lazy(() => import('#web/features/profile/routes/profile.tsx'));
+const SettingsRoute = lazy(() => import('#web/features/settings/routes/settings.tsx'));
+const AdminRoute = lazy(() => import('#web/features/admin/routes/admin.tsx'));
+const ActivityRoute = lazy(() => import('#web/features/activity/routes/activity.tsx'));
 
 export interface ScreenRoute {
   path: string;

@@ -5,7 +5,7 @@ import {
   Modal,
   Notification,
 } from '@mantine/core';
-import { STORAGE_KEYS } from '../../shared/constants.ts';
+import { STORAGE_KEYS } from '#shared/constants.ts';
 
 /**
  * Shades picked for WCAG AA contrast: white text on indigo 7 (light) and 8 (dark) is

@@ -1,7 +1,7 @@
 import { Button, Container, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
-import { writeRedirectAfterLogin } from '../lib/storage.ts';
+import { writeRedirectAfterLogin } from '#web/lib/storage.ts';
 
 export interface AuthRequiredPanelProps {
   /** The screen's own line, e.g. 'Please sign in to add repositories'. */

@@ -1,7 +1,7 @@
 import { Alert } from '@mantine/core';
 import { IconAlertCircle, IconAlertTriangle, IconCircleCheck, IconInfoCircle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import type { MessageKind } from '../lib/hooks/use-message.ts';
+import type { MessageKind } from '#web/lib/hooks/use-message.ts';
 
 const LOOK = {
   success: { color: 'green', icon: IconCircleCheck, role: 'status' },

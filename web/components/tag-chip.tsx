@@ -1,6 +1,6 @@
 import { Badge, type BadgeProps } from '@mantine/core';
 import type { CSSProperties } from 'react';
-import { tagColors } from '../../shared/tag-colors.ts';
+import { tagColors } from '#shared/tag-colors.ts';
 import classes from './tag-chip.module.css';
 
 /** The CSS variables that give a tag its colour pair in light and dark mode (docs/product.md#formatting). */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { STORAGE_KEYS } from '../../shared/constants.ts';
+import { STORAGE_KEYS } from '#shared/constants.ts';
 import {
   ApiError,
   apiFetch,

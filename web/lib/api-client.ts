@@ -1,5 +1,5 @@
-import { API_TIMEOUT_MS } from '../../shared/constants.ts';
-import type { ErrorBody, ErrorCode } from '../../shared/schemas/errors.ts';
+import { API_TIMEOUT_MS } from '#shared/constants.ts';
+import type { ErrorBody, ErrorCode } from '#shared/schemas/errors.ts';
 import { readAccessToken } from './storage.ts';
 
 declare global {

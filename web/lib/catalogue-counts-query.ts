@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CatalogueCounts } from '../../shared/schemas/catalogue.ts';
+import type { CatalogueCounts } from '#shared/schemas/catalogue.ts';
 import { apiRequest } from './api-client.ts';
 import { catalogueKeys } from './catalogue-keys.ts';
 
@@ -9,7 +9,7 @@ import { catalogueKeys } from './catalogue-keys.ts';
  * made, keeping zod out of the first-load bundle.
  */
 export async function getCatalogueCounts(signal?: AbortSignal): Promise<CatalogueCounts> {
-  const { catalogueCountsResponseSchema } = await import('../../shared/schemas/catalogue.ts');
+  const { catalogueCountsResponseSchema } = await import('#shared/schemas/catalogue.ts');
   return apiRequest('/repositories/counts', catalogueCountsResponseSchema, { signal });
 }
 

@@ -4,7 +4,7 @@ import {
   type CatalogueStats,
   catalogueSearchParams,
   catalogueStatsResponseSchema,
-} from '../../shared/schemas/catalogue.ts';
+} from '#shared/schemas/catalogue.ts';
 import { apiRequest } from './api-client.ts';
 import { catalogueKeys } from './catalogue-keys.ts';
 import { compactQuery } from './repositories-query.ts';

@@ -5,7 +5,7 @@ import {
   catalogueSearchParams,
   type RepositoryPage,
   repositoryPageSchema,
-} from '../../shared/schemas/catalogue.ts';
+} from '#shared/schemas/catalogue.ts';
 import { apiRequest } from './api-client.ts';
 import { catalogueKeys } from './catalogue-keys.ts';
 

@@ -1,4 +1,4 @@
-import { STORAGE_KEYS } from '../../shared/constants.ts';
+import { STORAGE_KEYS } from '#shared/constants.ts';
 
 /**
  * The one place that touches Web Storage. Every read tolerates missing, corrupt or blocked

@@ -4,7 +4,7 @@ import {
   catalogueSearchParams,
   type TagsResponse,
   tagsResponseSchema,
-} from '../../shared/schemas/catalogue.ts';
+} from '#shared/schemas/catalogue.ts';
 import { apiRequest } from './api-client.ts';
 import { catalogueKeys } from './catalogue-keys.ts';
 import { compactQuery } from './repositories-query.ts';

@@ -1,6 +1,6 @@
 import { Group, Text } from '@mantine/core';
-import { useVersion } from '../../features/system/api/get-version.ts';
-import { DEFAULT_APP_NAME } from '../../features/system/hooks/use-app-name.ts';
+import { useVersion } from '#web/features/system/api/get-version.ts';
+import { DEFAULT_APP_NAME } from '#web/features/system/hooks/use-app-name.ts';
 
 /** App name, version and commit; the commit only when the build knows it. */
 export function AppFooter() {

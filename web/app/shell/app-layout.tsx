@@ -2,16 +2,12 @@ import { ActionIcon, AppShell, Box, Divider, Overlay, ScrollArea, Tooltip } from
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
 import { Suspense, useEffect, useId } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import {
-  MOBILE_BREAKPOINT_PX,
-  SIDEBAR_COLLAPSED_PX,
-  SIDEBAR_EXPANDED_PX,
-} from '../../../shared/constants.ts';
-import { ErrorBoundary } from '../../components/error-boundary.tsx';
-import { ScreenLoader } from '../../components/loading-screen.tsx';
-import { useAppName } from '../../features/system/hooks/use-app-name.ts';
-import { useAuth } from '../../lib/auth/auth-context.tsx';
-import { useAppNameTitle } from '../../lib/hooks/use-screen-title.ts';
+import { MOBILE_BREAKPOINT_PX, SIDEBAR_COLLAPSED_PX, SIDEBAR_EXPANDED_PX } from '#shared/constants.ts';
+import { ErrorBoundary } from '#web/components/error-boundary.tsx';
+import { ScreenLoader } from '#web/components/loading-screen.tsx';
+import { useAppName } from '#web/features/system/hooks/use-app-name.ts';
+import { useAuth } from '#web/lib/auth/auth-context.tsx';
+import { useAppNameTitle } from '#web/lib/hooks/use-screen-title.ts';
 import { AppFooter } from './app-footer.tsx';
 import classes from './app-layout.module.css';
 import { KeyboardShortcuts } from './keyboard-shortcuts.tsx';

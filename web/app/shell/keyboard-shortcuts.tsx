@@ -1,7 +1,7 @@
 import { Group, Kbd, Modal, Table, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useKeyboardShortcuts } from '../../lib/keyboard.ts';
+import { useKeyboardShortcuts } from '#web/lib/keyboard.ts';
 
 /** Every shortcut, as the help lists them (docs/product.md#keyboard-shortcuts). */
 export const SHORTCUTS: { keys: string[]; action: string }[] = [

@@ -9,9 +9,9 @@ import {
   type TablerIcon,
 } from '@tabler/icons-react';
 import { Link, useLocation, useMatches } from 'react-router';
-import { formatCount } from '../../../shared/format.ts';
-import { normaliseViewQuery, useSavedViews } from '../../features/repositories/api/saved-views.ts';
-import { useAuth } from '../../lib/auth/auth-context.tsx';
+import { formatCount } from '#shared/format.ts';
+import { normaliseViewQuery, useSavedViews } from '#web/features/repositories/api/saved-views.ts';
+import { useAuth } from '#web/lib/auth/auth-context.tsx';
 import classes from './app-layout.module.css';
 import { useSidebarCounts } from './use-sidebar-counts.ts';
 

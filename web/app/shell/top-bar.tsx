@@ -1,7 +1,7 @@
 import { ActionIcon, Anchor, Burger, Button, Group, Text } from '@mantine/core';
 import { IconBooks, IconLogin, IconPlus } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
-import { useAppName } from '../../features/system/hooks/use-app-name.ts';
+import { useAppName } from '#web/features/system/hooks/use-app-name.ts';
 import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
 
 export interface TopBarProps {

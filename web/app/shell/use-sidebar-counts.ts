@@ -1,5 +1,5 @@
-import { useAuth } from '../../lib/auth/auth-context.tsx';
-import { useCatalogueCounts } from '../../lib/catalogue-counts-query.ts';
+import { useAuth } from '#web/lib/auth/auth-context.tsx';
+import { useCatalogueCounts } from '#web/lib/catalogue-counts-query.ts';
 
 /** The sidebar's badges (docs/product.md#app-shell); null hides a badge. */
 export interface SidebarCounts {

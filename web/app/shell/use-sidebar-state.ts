@@ -1,7 +1,7 @@
 import { useMediaQuery } from '@mantine/hooks';
 import { useCallback, useEffect, useState } from 'react';
-import { MOBILE_BREAKPOINT_PX, STORAGE_KEYS } from '../../../shared/constants.ts';
-import { readJson, writeJson } from '../../lib/storage.ts';
+import { MOBILE_BREAKPOINT_PX, STORAGE_KEYS } from '#shared/constants.ts';
+import { readJson, writeJson } from '#web/lib/storage.ts';
 
 /** What the sidebar keeps in local storage under STORAGE_KEYS.sidebar. */
 export interface StoredSidebarState {

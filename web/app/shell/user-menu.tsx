@@ -12,7 +12,7 @@ import {
   type TablerIcon,
 } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { displayName, type User } from '../../lib/auth/user.ts';
+import { displayName, type User } from '#web/lib/auth/user.ts';
 
 /** The Administration items, each a tab of the admin dashboard. */
 const adminItems: { label: string; tab: string; icon: TablerIcon }[] = [

@@ -1,4 +1,4 @@
-import { DEFAULT_RESET_RETRY_S } from '../../../shared/constants.ts';
+import { DEFAULT_RESET_RETRY_S } from '#shared/constants.ts';
 
 /**
  * The auth screens' texts (docs/product.md#screens-and-routes) that are not already in the shared schemas.

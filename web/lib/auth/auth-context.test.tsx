@@ -1,6 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { STORAGE_KEYS } from '../../../shared/constants.ts';
+import { STORAGE_KEYS } from '#shared/constants.ts';
 import { errorResponse, jsonResponse, meFromStorage, renderApp, signIn } from '../../../test/web/render.tsx';
 import { INIT_FAILED_MESSAGE, SESSION_EXPIRED_MESSAGE } from './auth-context.tsx';
 

@@ -10,7 +10,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { STORAGE_KEYS } from '../../../shared/constants.ts';
+import { STORAGE_KEYS } from '#shared/constants.ts';
 import { isApiError, setUnauthorizedHandler } from '../api-client.ts';
 import {
   clearSession,

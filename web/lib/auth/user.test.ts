@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { userSchema } from '../../../shared/schemas/auth.ts';
+import { userSchema } from '#shared/schemas/auth.ts';
 import { buildUser } from '../../../test/web/render.tsx';
 import { displayName, isSameUser, isUser } from './user.ts';
 

@@ -1,4 +1,4 @@
-import type { User } from '../../../shared/schemas/auth.ts';
+import type { User } from '#shared/schemas/auth.ts';
 
 /** The user, as the API sends it and the client keeps it (shared/schemas/auth.ts). */
 export type { User };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loginBodySchema, registerBodySchema } from '../../../shared/schemas/auth.ts';
+import { loginBodySchema, registerBodySchema } from '#shared/schemas/auth.ts';
 import { confirmationCheck, zodResolver } from './zod-resolver.ts';
 
 describe('zodResolver', () => {

@@ -4,9 +4,9 @@ import {
   type ActivityPage,
   type ActivityQuery,
   activityPageSchema,
-} from '../../../../shared/schemas/activity.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
-import { compactQuery } from '../../../lib/repositories-query.ts';
+} from '#shared/schemas/activity.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { compactQuery } from '#web/lib/repositories-query.ts';
 import { activityKeys } from './activity-keys.ts';
 
 /** What a screen filters by; the pages themselves are the query's business. */

@@ -1,9 +1,9 @@
 import { Anchor, Group, Stack, Text, ThemeIcon, VisuallyHidden } from '@mantine/core';
 import { Link } from 'react-router';
-import { describeEvent, describeEventDetail } from '../../../../shared/event-text.ts';
-import { formatDateTime } from '../../../../shared/format.ts';
-import { encodeRouteId } from '../../../../shared/route-id.ts';
-import type { ActivityEvent } from '../../../../shared/schemas/activity.ts';
+import { describeEvent, describeEventDetail } from '#shared/event-text.ts';
+import { formatDateTime } from '#shared/format.ts';
+import { encodeRouteId } from '#shared/route-id.ts';
+import type { ActivityEvent } from '#shared/schemas/activity.ts';
 import { EVENT_PRESENTATION, eventAge, splitSentence } from '../lib/event-presentation.ts';
 
 export interface EventItemProps {

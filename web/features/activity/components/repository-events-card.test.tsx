@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { ActivityEvent } from '../../../../shared/schemas/activity.ts';
+import type { ActivityEvent } from '#shared/schemas/activity.ts';
 import { errorResponse, jsonResponse, renderWithProviders, signIn } from '../../../../test/web/render.tsx';
 import { RepositoryEventsCard } from './repository-events-card.tsx';
 

@@ -2,8 +2,8 @@ import { Anchor, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core'
 import { IconActivity } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { SectionError } from '../../../components/load-states.tsx';
-import { describeError } from '../../../lib/api-errors.ts';
+import { SectionError } from '#web/components/load-states.tsx';
+import { describeError } from '#web/lib/api-errors.ts';
 import { useRepositoryEvents } from '../api/get-activity.ts';
 import { EventItem } from './event-item.tsx';
 

@@ -12,8 +12,8 @@ import {
   IconZzz,
   type TablerIcon,
 } from '@tabler/icons-react';
-import { describeRelativeAge, formatTime } from '../../../../shared/format.ts';
-import type { EventType } from '../../../../shared/schemas/activity.ts';
+import { describeRelativeAge, formatTime } from '#shared/format.ts';
+import type { EventType } from '#shared/schemas/activity.ts';
 
 /** Each type's icon, colour and the name the type filter shows. */
 export const EVENT_PRESENTATION: Record<EventType, { icon: TablerIcon; color: string; label: string }> = {

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { encodeRouteId } from '../../../../shared/route-id.ts';
-import type { ActivityEvent, ActivityPage } from '../../../../shared/schemas/activity.ts';
+import { encodeRouteId } from '#shared/route-id.ts';
+import type { ActivityEvent, ActivityPage } from '#shared/schemas/activity.ts';
 import { renderWithCatalogue } from '../../../../test/web/catalogue-double.ts';
 import {
   buildRepositorySummary,

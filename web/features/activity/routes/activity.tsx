@@ -16,10 +16,10 @@ import {
 import { IconActivity, IconFilterOff } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
-import { EVENT_TYPES, type EventType, parseEventTypes } from '../../../../shared/schemas/activity.ts';
-import { SectionError, SectionLoader } from '../../../components/load-states.tsx';
-import { describeError } from '../../../lib/api-errors.ts';
-import { useTags } from '../../../lib/tags-query.ts';
+import { EVENT_TYPES, type EventType, parseEventTypes } from '#shared/schemas/activity.ts';
+import { SectionError, SectionLoader } from '#web/components/load-states.tsx';
+import { describeError } from '#web/lib/api-errors.ts';
+import { useTags } from '#web/lib/tags-query.ts';
 import { type ActivityFilters, useActivityPages } from '../api/get-activity.ts';
 import { EventItem } from '../components/event-item.tsx';
 import { EVENT_PRESENTATION } from '../lib/event-presentation.ts';

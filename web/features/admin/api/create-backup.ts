@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type BackupCreatedResponse, backupCreatedResponseSchema } from '../../../../shared/schemas/admin.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type BackupCreatedResponse, backupCreatedResponseSchema } from '#shared/schemas/admin.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { adminKeys } from './admin-keys.ts';
 
 export type BackupRequestKind = 'manual' | 'auto';

@@ -3,10 +3,10 @@ import {
   adminRepositoryListOrPageResponseSchema,
   type CatalogueListQuery,
   catalogueSearchParams,
-} from '../../../../shared/schemas/catalogue.ts';
-import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
-import { catalogueKeys } from '../../../lib/catalogue-keys.ts';
+} from '#shared/schemas/catalogue.ts';
+import type { RepositorySummary } from '#shared/schemas/repositories.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { catalogueKeys } from '#web/lib/catalogue-keys.ts';
 
 /** Rows per request of the admin list. */
 export const ADMIN_REPOSITORIES_PAGE = 50;

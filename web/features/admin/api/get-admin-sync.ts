@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { type AdminSync, adminSyncSchema } from '../../../../shared/schemas/admin.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type AdminSync, adminSyncSchema } from '#shared/schemas/admin.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { adminKeys } from './admin-keys.ts';
 
 /** How often the overview reads the sync engine again while it is open. */

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { type AdminUsersResponse, adminUsersResponseSchema } from '../../../../shared/schemas/admin.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type AdminUsersResponse, adminUsersResponseSchema } from '#shared/schemas/admin.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { type AdminUsersParams, adminKeys } from './admin-keys.ts';
 
 /** GET /auth/admin/users?page&per_page&search&is_active → `{ users, total, page, per_page }`. */

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { type Backup, backupListResponseSchema } from '../../../../shared/schemas/admin.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type Backup, backupListResponseSchema } from '#shared/schemas/admin.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { adminKeys } from './admin-keys.ts';
 
 /** GET /health/backups → every backup, newest first. */

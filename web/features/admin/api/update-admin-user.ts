@@ -4,8 +4,8 @@ import {
   type AdminUserFlag,
   type AdminUsersResponse,
   adminUserResponseSchema,
-} from '../../../../shared/schemas/admin.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+} from '#shared/schemas/admin.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { adminKeys } from './admin-keys.ts';
 
 export interface UpdateAdminUserInput {

@@ -10,9 +10,9 @@ import {
 } from '@tabler/icons-react';
 import { useCallback, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { ADMIN_USERS_DASHBOARD_PER_PAGE, MOBILE_BREAKPOINT_PX } from '../../../../shared/constants.ts';
-import { PageContainer } from '../../../components/page-container.tsx';
-import { useAuth } from '../../../lib/auth/auth-context.tsx';
+import { ADMIN_USERS_DASHBOARD_PER_PAGE, MOBILE_BREAKPOINT_PX } from '#shared/constants.ts';
+import { PageContainer } from '#web/components/page-container.tsx';
+import { useAuth } from '#web/lib/auth/auth-context.tsx';
 import { useAdminStats } from '../api/get-admin-stats.ts';
 import { useAdminUsers } from '../api/get-admin-users.ts';
 import { isForbidden } from '../lib/admin-messages.ts';

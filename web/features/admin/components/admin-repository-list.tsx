@@ -15,10 +15,10 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconLock, IconSearch } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { SEARCH_DEBOUNCE_MS } from '../../../../shared/constants.ts';
-import { formatCount, formatDate, formatStars } from '../../../../shared/format.ts';
-import { encodeRouteId } from '../../../../shared/route-id.ts';
-import { SectionError } from '../../../components/load-states.tsx';
+import { SEARCH_DEBOUNCE_MS } from '#shared/constants.ts';
+import { formatCount, formatDate, formatStars } from '#shared/format.ts';
+import { encodeRouteId } from '#shared/route-id.ts';
+import { SectionError } from '#web/components/load-states.tsx';
 import { useAdminRepositories } from '../api/get-admin-repositories.ts';
 import { isForbidden, loadErrorMessage } from '../lib/admin-messages.ts';
 

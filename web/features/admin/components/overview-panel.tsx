@@ -10,9 +10,9 @@ import {
   IconUsers,
   IconUsersGroup,
 } from '@tabler/icons-react';
-import { formatAverage, formatCount } from '../../../../shared/format.ts';
-import { SectionError } from '../../../components/load-states.tsx';
-import { StatCard } from '../../../components/stat-card.tsx';
+import { formatAverage, formatCount } from '#shared/format.ts';
+import { SectionError } from '#web/components/load-states.tsx';
+import { StatCard } from '#web/components/stat-card.tsx';
 import { useAdminStats } from '../api/get-admin-stats.ts';
 import { loadErrorMessage } from '../lib/admin-messages.ts';
 import { SyncEngineSection } from './sync-engine-section.tsx';

@@ -12,7 +12,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconArrowsExchange, IconCopy, IconRefresh, IconTags, type TablerIcon } from '@tabler/icons-react';
-import { SectionError } from '../../../components/load-states.tsx';
+import { SectionError } from '#web/components/load-states.tsx';
 import { useAdminStats } from '../api/get-admin-stats.ts';
 import { loadErrorMessage } from '../lib/admin-messages.ts';
 import { AdminRepositoryList } from './admin-repository-list.tsx';

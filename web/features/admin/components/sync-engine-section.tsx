@@ -1,9 +1,9 @@
 import { Badge, Center, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconClockPlay, IconHourglass, IconListCheck, IconRefresh } from '@tabler/icons-react';
-import { formatCount, formatDateTime, formatTime } from '../../../../shared/format.ts';
-import type { AdminSync } from '../../../../shared/schemas/admin.ts';
-import { SectionError } from '../../../components/load-states.tsx';
-import { StatCard } from '../../../components/stat-card.tsx';
+import { formatCount, formatDateTime, formatTime } from '#shared/format.ts';
+import type { AdminSync } from '#shared/schemas/admin.ts';
+import { SectionError } from '#web/components/load-states.tsx';
+import { StatCard } from '#web/components/stat-card.tsx';
 import { useAdminSync } from '../api/get-admin-sync.ts';
 import { loadErrorMessage } from '../lib/admin-messages.ts';
 

@@ -16,13 +16,13 @@ import {
 import { useMediaQuery } from '@mantine/hooks';
 import { IconLock, IconSearch } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
-import { ADMIN_USERS_DASHBOARD_PER_PAGE, MOBILE_BREAKPOINT_PX } from '../../../../shared/constants.ts';
-import { formatDate } from '../../../../shared/format.ts';
-import type { AdminUser, AdminUserFlag, AdminUsersResponse } from '../../../../shared/schemas/admin.ts';
-import { InlineMessage } from '../../../components/inline-message.tsx';
-import { SectionError } from '../../../components/load-states.tsx';
-import { isApiError } from '../../../lib/api-client.ts';
-import { useMessage } from '../../../lib/hooks/use-message.ts';
+import { ADMIN_USERS_DASHBOARD_PER_PAGE, MOBILE_BREAKPOINT_PX } from '#shared/constants.ts';
+import { formatDate } from '#shared/format.ts';
+import type { AdminUser, AdminUserFlag, AdminUsersResponse } from '#shared/schemas/admin.ts';
+import { InlineMessage } from '#web/components/inline-message.tsx';
+import { SectionError } from '#web/components/load-states.tsx';
+import { isApiError } from '#web/lib/api-client.ts';
+import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { useUpdateAdminUser } from '../api/update-admin-user.ts';
 import { loadErrorMessage, toggleFailedMessage } from '../lib/admin-messages.ts';
 

@@ -1,5 +1,5 @@
-import type { AdminUserFlag } from '../../../../shared/schemas/admin.ts';
-import { isApiError } from '../../../lib/api-client.ts';
+import type { AdminUserFlag } from '#shared/schemas/admin.ts';
+import { isApiError } from '#web/lib/api-client.ts';
 
 /**
  * The admin dashboard's texts (docs/product.md#admin-dashboard), in one place for the screens and their

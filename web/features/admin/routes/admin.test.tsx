@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { AdminStats, AdminSync, AdminUser, Backup } from '../../../../shared/schemas/admin.ts';
+import type { AdminStats, AdminSync, AdminUser, Backup } from '#shared/schemas/admin.ts';
 import { catalogueDouble } from '../../../../test/web/catalogue-double.ts';
 import {
   buildUser,

@@ -1,4 +1,4 @@
-import { useAuth } from '../../../lib/auth/auth-context.tsx';
+import { useAuth } from '#web/lib/auth/auth-context.tsx';
 import { AccessDenied } from '../components/access-denied.tsx';
 import { AdminDashboard } from '../components/admin-dashboard.tsx';
 

@@ -1,10 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import {
-  type EmailOnlyBody,
-  type SuccessResponse,
-  successResponseSchema,
-} from '../../../../shared/schemas/auth.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type EmailOnlyBody, type SuccessResponse, successResponseSchema } from '#shared/schemas/auth.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 
 /** POST /auth/forgot-password: `{ success, message }`; 429 carries `retry_after` seconds. */
 export function postForgotPassword(body: EmailOnlyBody): Promise<SuccessResponse> {

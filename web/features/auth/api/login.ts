@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { type Credentials, useAuth } from '../../../lib/auth/auth-context.tsx';
+import { type Credentials, useAuth } from '#web/lib/auth/auth-context.tsx';
 
 export interface LoginVariables extends Credentials {
   remember_me: boolean;

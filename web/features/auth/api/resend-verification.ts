@@ -1,10 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import {
-  type EmailOnlyBody,
-  type SuccessResponse,
-  successResponseSchema,
-} from '../../../../shared/schemas/auth.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type EmailOnlyBody, type SuccessResponse, successResponseSchema } from '#shared/schemas/auth.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 
 /** POST /auth/resend-verification: the same answer whether or not the address exists. */
 export function postResendVerification(body: EmailOnlyBody): Promise<SuccessResponse> {

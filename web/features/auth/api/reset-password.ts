@@ -1,10 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import {
-  type ResetPasswordBody,
-  type SuccessResponse,
-  successResponseSchema,
-} from '../../../../shared/schemas/auth.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type ResetPasswordBody, type SuccessResponse, successResponseSchema } from '#shared/schemas/auth.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 
 /** POST /auth/reset-password `{ token, new_password }` → `{ success, message }`. */
 export function postResetPassword(body: ResetPasswordBody): Promise<SuccessResponse> {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { type SuccessResponse, successResponseSchema } from '../../../../shared/schemas/auth.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type SuccessResponse, successResponseSchema } from '#shared/schemas/auth.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 
 /** POST /auth/verify-email `{ token }` → `{ success, message }`. */
 export function postVerifyEmail(token: string): Promise<SuccessResponse> {

@@ -8,11 +8,11 @@ import { useForm } from '@mantine/form';
 import { IconCircleCheck, IconSend } from '@tabler/icons-react';
 import { type FormEventHandler, type ReactNode, useEffect } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { REDIRECT_AFTER_SUCCESS_MS } from '../../../../shared/constants.ts';
-import { type EmailOnlyBody, emailOnlyBodySchema } from '../../../../shared/schemas/auth.ts';
-import { AuthCard } from '../../../components/auth-card.tsx';
-import { InlineMessage } from '../../../components/inline-message.tsx';
-import { zodResolver } from '../../../lib/forms/zod-resolver.ts';
+import { REDIRECT_AFTER_SUCCESS_MS } from '#shared/constants.ts';
+import { type EmailOnlyBody, emailOnlyBodySchema } from '#shared/schemas/auth.ts';
+import { AuthCard } from '#web/components/auth-card.tsx';
+import { InlineMessage } from '#web/components/inline-message.tsx';
+import { zodResolver } from '#web/lib/forms/zod-resolver.ts';
 
 export interface AuthFormProps {
   onSubmit: FormEventHandler<HTMLFormElement>;

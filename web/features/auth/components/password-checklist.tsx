@@ -1,6 +1,6 @@
 import { List, Text, ThemeIcon } from '@mantine/core';
 import { IconCheck, IconX } from '@tabler/icons-react';
-import { RESET_PASSWORD_PARTS } from '../../../../shared/password-rules.ts';
+import { RESET_PASSWORD_PARTS } from '#shared/password-rules.ts';
 
 /** The live checklist on the reset screen: the four parts, each met or not yet. */
 export function PasswordChecklist({ value }: { value: string }) {

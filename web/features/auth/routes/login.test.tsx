@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { STORAGE_KEYS } from '../../../../shared/constants.ts';
+import { STORAGE_KEYS } from '#shared/constants.ts';
 import { buildUser, errorResponse, jsonResponse, renderApp } from '../../../../test/web/render.tsx';
 
 const member = buildUser({ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' });

@@ -1,9 +1,9 @@
 import { Anchor, Group, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { AuthCard } from '../../../components/auth-card.tsx';
-import { InlineMessage } from '../../../components/inline-message.tsx';
-import { describeError } from '../../../lib/api-errors.ts';
-import { useMessage } from '../../../lib/hooks/use-message.ts';
+import { AuthCard } from '#web/components/auth-card.tsx';
+import { InlineMessage } from '#web/components/inline-message.tsx';
+import { describeError } from '#web/lib/api-errors.ts';
+import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { useResendVerification } from '../api/resend-verification.ts';
 import { EmailRequestForm } from '../components/auth-screen.tsx';
 import { AUTH_MESSAGES } from '../messages.ts';

@@ -1,7 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '#web/lib/api-client.ts';
 import { errorResponse, type FetchHandler, jsonResponse, renderApp } from '../../../../test/web/render.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
 import { AUTH_MESSAGES } from '../messages.ts';
 import { verifyErrorMessage } from './verify-email.tsx';
 

@@ -1,9 +1,9 @@
 import { Button, List, SimpleGrid, Text } from '@mantine/core';
 import { IconMailX } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { VERIFICATION_LINK_HOURS } from '../../../../shared/constants.ts';
-import { verificationTokenSchema } from '../../../../shared/schemas/auth.ts';
-import { isApiError, NETWORK_ERROR_MESSAGE } from '../../../lib/api-client.ts';
+import { VERIFICATION_LINK_HOURS } from '#shared/constants.ts';
+import { verificationTokenSchema } from '#shared/schemas/auth.ts';
+import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
 import { useVerifyEmail } from '../api/verify-email.ts';
 import {
   CheckingLink,

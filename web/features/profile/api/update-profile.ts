@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type UpdateProfileBody, userResponseSchema } from '../../../../shared/schemas/auth.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
-import { meQueryKey } from '../../../lib/auth/api/get-me.ts';
-import { useAuth } from '../../../lib/auth/auth-context.tsx';
-import type { User } from '../../../lib/auth/user.ts';
+import { type UpdateProfileBody, userResponseSchema } from '#shared/schemas/auth.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { meQueryKey } from '#web/lib/auth/api/get-me.ts';
+import { useAuth } from '#web/lib/auth/auth-context.tsx';
+import type { User } from '#web/lib/auth/user.ts';
 
 /** PATCH /auth/me `{ first_name, last_name }` → `{ user }`. */
 export async function patchProfile(body: UpdateProfileBody): Promise<User> {

@@ -2,13 +2,13 @@ import { Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from 
 import { useForm } from '@mantine/form';
 import { IconDeviceFloppy, IconPencil, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
-import { MESSAGE_CLEAR_MS } from '../../../../shared/constants.ts';
-import { type UpdateProfileBody, updateProfileBodySchema } from '../../../../shared/schemas/auth.ts';
-import { InlineMessage } from '../../../components/inline-message.tsx';
-import { describeError } from '../../../lib/api-errors.ts';
-import type { User } from '../../../lib/auth/user.ts';
-import { zodResolver } from '../../../lib/forms/zod-resolver.ts';
-import { useMessage } from '../../../lib/hooks/use-message.ts';
+import { MESSAGE_CLEAR_MS } from '#shared/constants.ts';
+import { type UpdateProfileBody, updateProfileBodySchema } from '#shared/schemas/auth.ts';
+import { InlineMessage } from '#web/components/inline-message.tsx';
+import { describeError } from '#web/lib/api-errors.ts';
+import type { User } from '#web/lib/auth/user.ts';
+import { zodResolver } from '#web/lib/forms/zod-resolver.ts';
+import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { useUpdateProfile } from '../api/update-profile.ts';
 
 export const PROFILE_MESSAGES = {

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { STORAGE_KEYS } from '../../../../shared/constants.ts';
+import { STORAGE_KEYS } from '#shared/constants.ts';
 import {
   buildUser,
   errorResponse,

@@ -1,10 +1,10 @@
 import { Avatar, Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
-import { SectionError } from '../../../components/load-states.tsx';
-import { PageContainer } from '../../../components/page-container.tsx';
-import { useMe } from '../../../lib/auth/api/get-me.ts';
-import { useAuth, useSignedInUser } from '../../../lib/auth/auth-context.tsx';
-import { displayName, isSameUser } from '../../../lib/auth/user.ts';
+import { SectionError } from '#web/components/load-states.tsx';
+import { PageContainer } from '#web/components/page-container.tsx';
+import { useMe } from '#web/lib/auth/api/get-me.ts';
+import { useAuth, useSignedInUser } from '#web/lib/auth/auth-context.tsx';
+import { displayName, isSameUser } from '#web/lib/auth/user.ts';
 import { AccountDetailsCard, AccountStatisticsCard } from '../components/account-cards.tsx';
 import { PersonalInfoCard } from '../components/personal-info-card.tsx';
 

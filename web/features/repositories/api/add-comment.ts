@@ -1,10 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  type Comment,
-  type CommentBody,
-  commentResponseSchema,
-} from '../../../../shared/schemas/repositories.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type Comment, type CommentBody, commentResponseSchema } from '#shared/schemas/repositories.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { repositoryKeys, repositoryPath } from './query-keys.ts';
 
 /** POST /repositories/{id}/comments {comment, author} → 201 {comment}. */

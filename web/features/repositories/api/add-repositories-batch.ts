@@ -4,8 +4,8 @@ import {
   batchDoneLineSchema,
   batchResponseSchema,
   batchResultItemSchema,
-} from '../../../../shared/schemas/repositories.ts';
-import { ApiError, apiFetch } from '../../../lib/api-client.ts';
+} from '#shared/schemas/repositories.ts';
+import { ApiError, apiFetch } from '#web/lib/api-client.ts';
 
 export type BatchInput = { url: string } | { id: string };
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type BackfillResponse, backfillResponseSchema } from '../../../../shared/schemas/history.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type BackfillResponse, backfillResponseSchema } from '#shared/schemas/history.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { repositoryKeys, repositoryPath } from './query-keys.ts';
 
 /** POST /repositories/{id}/history/backfill → 202: the full star history is loaded from GitHub. */

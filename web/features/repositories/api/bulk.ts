@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type BulkBody, type BulkResponse, bulkResponseSchema } from '../../../../shared/schemas/bulk.ts';
-import { apiFetch, apiRequest } from '../../../lib/api-client.ts';
+import { type BulkBody, type BulkResponse, bulkResponseSchema } from '#shared/schemas/bulk.ts';
+import { apiFetch, apiRequest } from '#web/lib/api-client.ts';
 import { defaultExportName, fileNameFromDisposition, saveBlob } from './export-repositories.ts';
 import { repositoryKeys } from './query-keys.ts';
 

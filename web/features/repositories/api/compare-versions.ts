@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { type CompareResponse, compareResponseSchema } from '../../../../shared/schemas/repositories.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type CompareResponse, compareResponseSchema } from '#shared/schemas/repositories.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 
 export interface CompareVariables {
   first: number;

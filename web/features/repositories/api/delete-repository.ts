@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { messageResponseSchema } from '../../../../shared/schemas/auth.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { messageResponseSchema } from '#shared/schemas/auth.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { repositoryKeys, repositoryPath } from './query-keys.ts';
 
 /** DELETE /repositories/{id}: the member who added it, or an admin (docs/product.md#roles-and-visibility). */

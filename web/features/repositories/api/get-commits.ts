@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { COMMITS_LOAD_TIMEOUT_MS, COMMITS_REQUESTED } from '../../../../shared/constants.ts';
-import { commitsResponseSchema } from '../../../../shared/schemas/repositories.ts';
-import { apiRequest, isApiError } from '../../../lib/api-client.ts';
+import { COMMITS_LOAD_TIMEOUT_MS, COMMITS_REQUESTED } from '#shared/constants.ts';
+import { commitsResponseSchema } from '#shared/schemas/repositories.ts';
+import { apiRequest, isApiError } from '#web/lib/api-client.ts';
 import { repositoryKeys, repositoryPath } from './query-keys.ts';
 
 /** GET /repositories/{id}/commits/?limit=10 with its 10 s time-out; a bare array. */

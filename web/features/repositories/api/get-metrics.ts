@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { metricsResponseSchema } from '../../../../shared/schemas/repositories.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { metricsResponseSchema } from '#shared/schemas/repositories.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { repositoryKeys, repositoryPath } from './query-keys.ts';
 
 /** While the star history is being loaded from GitHub, the chart looks again this often. */

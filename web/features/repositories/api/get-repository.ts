@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { REPOSITORY_LOAD_TIMEOUT_MS } from '../../../../shared/constants.ts';
-import { type Repository, repositoryResponseSchema } from '../../../../shared/schemas/repositories.ts';
-import { apiRequest, isApiError, TIMEOUT_MESSAGE } from '../../../lib/api-client.ts';
+import { REPOSITORY_LOAD_TIMEOUT_MS } from '#shared/constants.ts';
+import { type Repository, repositoryResponseSchema } from '#shared/schemas/repositories.ts';
+import { apiRequest, isApiError, TIMEOUT_MESSAGE } from '#web/lib/api-client.ts';
 import { repositoryKeys, repositoryPath } from './query-keys.ts';
 
 export async function getRepository(

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { versionsResponseSchema } from '../../../../shared/schemas/repositories.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { versionsResponseSchema } from '#shared/schemas/repositories.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { repositoryKeys } from './query-keys.ts';
 
 /** GET /api/get-versions?repo_id= → {versions}. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ApiError } from '#web/lib/api-client.ts';
 import { readNdjson } from './add-repositories-batch.ts';
 import { defaultExportName, fileNameFromDisposition } from './export-repositories.ts';
 import { describeCommitsError } from './get-commits.ts';

@@ -1,5 +1,5 @@
-import { type Repository, repositoryResponseSchema } from '../../../../shared/schemas/repositories.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type Repository, repositoryResponseSchema } from '#shared/schemas/repositories.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { repositoryPath } from './query-keys.ts';
 
 /** POST /repositories/{id}/restore: undoes a deletion within 30 s (docs/product.md#undo-delete). */

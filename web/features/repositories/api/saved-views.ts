@@ -1,13 +1,13 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { messageResponseSchema } from '../../../../shared/schemas/auth.ts';
+import { messageResponseSchema } from '#shared/schemas/auth.ts';
 import {
   type CreateSavedViewBody,
   type SavedView,
   savedViewResponseSchema,
   savedViewsResponseSchema,
   type UpdateSavedViewBody,
-} from '../../../../shared/schemas/views.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+} from '#shared/schemas/views.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 
 /**
  * Saved views (docs/product.md#saved-views): GET, POST, PATCH and DELETE /views, one module

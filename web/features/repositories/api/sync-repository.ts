@@ -5,8 +5,8 @@ import {
   queuedResponseSchema,
   type Repository,
   repositoryResponseSchema,
-} from '../../../../shared/schemas/repositories.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+} from '#shared/schemas/repositories.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { getRepository } from './get-repository.ts';
 import { repositoryKeys, repositoryPath } from './query-keys.ts';
 

@@ -3,8 +3,8 @@ import {
   type MetadataBody,
   type Repository,
   repositoryResponseSchema,
-} from '../../../../shared/schemas/repositories.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+} from '#shared/schemas/repositories.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { repositoryKeys, repositoryPath } from './query-keys.ts';
 
 /** PUT /repositories/{id}/metadata/ {tags, notes}. */

@@ -3,9 +3,9 @@ import {
   type ReleaseSettingsBody,
   type ReleaseTracking,
   releaseTrackingResponseSchema,
-} from '../../../../shared/schemas/releases.ts';
-import type { Repository } from '../../../../shared/schemas/repositories.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+} from '#shared/schemas/releases.ts';
+import type { Repository } from '#shared/schemas/repositories.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { repositoryKeys, repositoryPath } from './query-keys.ts';
 
 /** PUT /repositories/{id}/release-settings {include_prereleases, tag_pattern}. */

@@ -1,8 +1,8 @@
 import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { QueryClient } from '@tanstack/react-query';
-import { encodeRouteId } from '../../../../shared/route-id.ts';
-import { describeError } from '../../../lib/api-errors.ts';
+import { encodeRouteId } from '#shared/route-id.ts';
+import { describeError } from '#web/lib/api-errors.ts';
 import { repositoryKeys } from '../api/query-keys.ts';
 import { restoreRepository } from '../api/restore-repository.ts';
 

@@ -1,10 +1,10 @@
 import { Button, Loader } from '@mantine/core';
 import { IconFileExport } from '@tabler/icons-react';
-import { MESSAGE_CLEAR_MS } from '../../../../shared/constants.ts';
-import { isApiError } from '../../../lib/api-client.ts';
-import { useMessage } from '../../../lib/hooks/use-message.ts';
-import type { RepositoryListQuery } from '../../../lib/repositories-query.ts';
-import { readAccessToken } from '../../../lib/storage.ts';
+import { MESSAGE_CLEAR_MS } from '#shared/constants.ts';
+import { isApiError } from '#web/lib/api-client.ts';
+import { useMessage } from '#web/lib/hooks/use-message.ts';
+import type { RepositoryListQuery } from '#web/lib/repositories-query.ts';
+import { readAccessToken } from '#web/lib/storage.ts';
 import { useExportRepositories } from '../api/export-repositories.ts';
 
 export const EXPORT_STARTED = '✅ Export started. Check your downloads.';

@@ -1,5 +1,5 @@
 import { Badge, type BadgeProps } from '@mantine/core';
-import { displayLicense, licenseGroup } from '../../../../shared/format.ts';
+import { displayLicense, licenseGroup } from '#shared/format.ts';
 import classes from './license-badge.module.css';
 
 /** Licence badges in five groups (mit, apache, bsd, gpl, other); none reads 'No License'. */

@@ -1,9 +1,9 @@
 import { Card, Checkbox, Group, Text, VisuallyHidden } from '@mantine/core';
 import { IconGitFork, IconStar } from '@tabler/icons-react';
 import { memo } from 'react';
-import { formatCount, formatStars, splitList } from '../../../../shared/format.ts';
-import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
-import { TagChip } from '../../../components/tag-chip.tsx';
+import { formatCount, formatStars, splitList } from '#shared/format.ts';
+import type { RepositorySummary } from '#shared/schemas/repositories.ts';
+import { TagChip } from '#web/components/tag-chip.tsx';
 import { LicenseBadge } from './license-badge.tsx';
 import { RepositoryFlags } from './repository-flags.tsx';
 import classes from './repository-list.module.css';

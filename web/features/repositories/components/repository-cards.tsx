@@ -1,6 +1,6 @@
 import { SimpleGrid } from '@mantine/core';
 import { memo, useEffect, useMemo, useRef } from 'react';
-import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
+import type { RepositorySummary } from '#shared/schemas/repositories.ts';
 import { RepositoryCard } from './repository-card.tsx';
 import { useListVirtualizer } from './use-list-virtualizer.ts';
 

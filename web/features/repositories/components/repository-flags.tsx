@@ -1,6 +1,6 @@
 import { Badge, Group } from '@mantine/core';
 import { IconArchive, IconCloudOff, IconLock } from '@tabler/icons-react';
-import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
+import type { RepositorySummary } from '#shared/schemas/repositories.ts';
 import tones from './tones.module.css';
 
 /** Private, archived and gone (deleted on GitHub) must be plain to see. */

@@ -1,7 +1,7 @@
 import { Anchor, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { encodeRouteId } from '../../../../shared/route-id.ts';
-import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
+import { encodeRouteId } from '#shared/route-id.ts';
+import type { RepositorySummary } from '#shared/schemas/repositories.ts';
 import classes from './repository-list.module.css';
 
 /** The repository's name linking to its detail, with its full id under it (table and cards). */

@@ -8,8 +8,8 @@ import {
   formatDateTime,
   formatRelativeAge,
   formatStars,
-} from '../../../../shared/format.ts';
-import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
+} from '#shared/format.ts';
+import type { RepositorySummary } from '#shared/schemas/repositories.ts';
 import type { SortKey, SortState } from '../lib/list-view.ts';
 import { LicenseBadge } from './license-badge.tsx';
 import { RepositoryFlags } from './repository-flags.tsx';

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { SavedView } from '../../../../shared/schemas/views.ts';
+import type { SavedView } from '#shared/schemas/views.ts';
 import { catalogueDouble } from '../../../../test/web/catalogue-double.ts';
 import { buildUser, errorResponse, jsonResponse, renderApp, signIn } from '../../../../test/web/render.tsx';
 import { buildSummary } from '../../../../test/web/repository-fixtures.ts';

@@ -4,10 +4,10 @@ import { notifications } from '@mantine/notifications';
 import { IconBookmark, IconChevronDown, IconDeviceFloppy, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { createSavedViewBodySchema, type SavedView } from '../../../../shared/schemas/views.ts';
-import { isApiError } from '../../../lib/api-client.ts';
-import { describeError } from '../../../lib/api-errors.ts';
-import { zodResolver } from '../../../lib/forms/zod-resolver.ts';
+import { createSavedViewBodySchema, type SavedView } from '#shared/schemas/views.ts';
+import { isApiError } from '#web/lib/api-client.ts';
+import { describeError } from '#web/lib/api-errors.ts';
+import { zodResolver } from '#web/lib/forms/zod-resolver.ts';
 import {
   normaliseViewQuery,
   useCreateView,

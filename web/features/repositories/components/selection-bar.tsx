@@ -23,9 +23,9 @@ import {
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { forwardRef, type ReactNode, useState } from 'react';
-import type { BulkAction, BulkResponse } from '../../../../shared/schemas/bulk.ts';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { describeError } from '../../../lib/api-errors.ts';
+import type { BulkAction, BulkResponse } from '#shared/schemas/bulk.ts';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
+import { describeError } from '#web/lib/api-errors.ts';
 import { useBulkAction, useExportSelection } from '../api/bulk.ts';
 import { showDeletedNotice } from './deleted-notice.tsx';
 

@@ -1,7 +1,7 @@
 import { Pill, TagsInput, type TagsInputProps } from '@mantine/core';
 import { useState } from 'react';
-import { normalizeTagList } from '../../../../shared/tag-colors.ts';
-import { tagChipClass, tagChipStyle } from '../../../components/tag-chip.tsx';
+import { normalizeTagList } from '#shared/tag-colors.ts';
+import { tagChipClass, tagChipStyle } from '#web/components/tag-chip.tsx';
 
 export interface TagsEditorProps
   extends Omit<TagsInputProps, 'value' | 'onChange' | 'data' | 'renderPill' | 'splitChars'> {

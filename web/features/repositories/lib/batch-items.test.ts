@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  INVALID_REPOSITORY_FORMAT,
-  type RepositorySummary,
-} from '../../../../shared/schemas/repositories.ts';
+import { INVALID_REPOSITORY_FORMAT, type RepositorySummary } from '#shared/schemas/repositories.ts';
 import {
   applyResult,
   batchInputs,

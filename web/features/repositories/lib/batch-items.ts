@@ -2,13 +2,13 @@
  * The add page's items (docs/product.md#add-repositories) as pure
  * functions: one item per non-empty line, invalid lines failing locally, and the summary.
  */
-import { formatTime } from '../../../../shared/format.ts';
-import { parseAddLine } from '../../../../shared/repository-input.ts';
+import { formatTime } from '#shared/format.ts';
+import { parseAddLine } from '#shared/repository-input.ts';
 import {
   type BatchResultItem,
   INVALID_REPOSITORY_FORMAT,
   type RepositorySummary,
-} from '../../../../shared/schemas/repositories.ts';
+} from '#shared/schemas/repositories.ts';
 import type { BatchInput } from '../api/add-repositories-batch.ts';
 
 /**

@@ -4,8 +4,8 @@
  * survives a reload. The server searches, filters and sorts (docs/product.md#catalogue-queries);
  * this module reads and writes the query string and turns it into the list call's parameters.
  */
-import { CARD_DENSITIES, DEFAULT_CARD_DENSITY } from '../../../../shared/constants.ts';
-import { starRangeLabel } from '../../../../shared/format.ts';
+import { CARD_DENSITIES, DEFAULT_CARD_DENSITY } from '#shared/constants.ts';
+import { starRangeLabel } from '#shared/format.ts';
 import {
   CATALOGUE_SORTS,
   type CatalogueFilters,
@@ -15,8 +15,8 @@ import {
   DEFAULT_CATALOGUE_ORDER,
   DEFAULT_CATALOGUE_SORT,
   defaultCatalogueOrder,
-} from '../../../../shared/schemas/catalogue.ts';
-import type { RepositoryListQuery } from '../../../lib/repositories-query.ts';
+} from '#shared/schemas/catalogue.ts';
+import type { RepositoryListQuery } from '#web/lib/repositories-query.ts';
 
 /** Every column the server sorts by; the table offers six of them. */
 export type SortKey = CatalogueSort;

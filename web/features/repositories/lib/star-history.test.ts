@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MetricPoint } from '../../../../shared/schemas/repositories.ts';
+import type { MetricPoint } from '#shared/schemas/repositories.ts';
 import { pointsInRange, rangeGrowth, signedCount, thinPoints, weeklyGrowth } from './star-history.ts';
 
 const point = (day: string, stars: number, forks: number | null = null): MetricPoint => ({

@@ -1,4 +1,4 @@
-import type { MetricPoint } from '../../../../shared/schemas/repositories.ts';
+import type { MetricPoint } from '#shared/schemas/repositories.ts';
 
 /** The history chart's ranges (docs/product.md#repository-detail). */
 export const HISTORY_RANGES = [

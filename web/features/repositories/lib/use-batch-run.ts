@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { describeError } from '../../../lib/api-errors.ts';
-import { useMessage } from '../../../lib/hooks/use-message.ts';
+import { describeError } from '#web/lib/api-errors.ts';
+import { useMessage } from '#web/lib/hooks/use-message.ts';
 import {
   addRepositoriesBatch,
   type ImportRequest,

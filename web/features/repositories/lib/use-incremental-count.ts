@@ -5,7 +5,7 @@ import {
   SCROLL_DEBOUNCE_MS,
   SCROLL_SIMULATED_DELAY_MS,
   SCROLL_TRIGGER_PX,
-} from '../../../../shared/constants.ts';
+} from '#shared/constants.ts';
 
 export interface IncrementalCount {
   /** How many rows to show: starts at 10, grows by 10. */

@@ -1,8 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { formatTime } from '../../../../shared/format.ts';
-import { encodeRouteId } from '../../../../shared/route-id.ts';
-import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
+import { formatTime } from '#shared/format.ts';
+import { encodeRouteId } from '#shared/route-id.ts';
+import type { RepositorySummary } from '#shared/schemas/repositories.ts';
 import { catalogueDouble } from '../../../../test/web/catalogue-double.ts';
 import {
   errorResponse,

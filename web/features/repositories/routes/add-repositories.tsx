@@ -1,8 +1,8 @@
 import { Button, Group, Paper, Stack, Title } from '@mantine/core';
 import { IconChartBar, IconHome, IconTags } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { InlineMessage } from '../../../components/inline-message.tsx';
-import { PageContainer } from '../../../components/page-container.tsx';
+import { InlineMessage } from '#web/components/inline-message.tsx';
+import { PageContainer } from '#web/components/page-container.tsx';
 import { AddRepositoriesForm } from '../components/add/add-form.tsx';
 import { BatchProgress } from '../components/add/batch-progress.tsx';
 import { BatchResults } from '../components/add/batch-results.tsx';

@@ -1,8 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { defaultVersionNumber, formatTime, isoDay } from '../../../../shared/format.ts';
-import { encodeRouteId } from '../../../../shared/route-id.ts';
-import type { Repository, Version } from '../../../../shared/schemas/repositories.ts';
+import { defaultVersionNumber, formatTime, isoDay } from '#shared/format.ts';
+import { encodeRouteId } from '#shared/route-id.ts';
+import type { Repository, Version } from '#shared/schemas/repositories.ts';
 import { catalogueDouble } from '../../../../test/web/catalogue-double.ts';
 import {
   buildUser,

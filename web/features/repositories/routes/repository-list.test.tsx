@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { encodeRouteId } from '../../../../shared/route-id.ts';
-import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
+import { encodeRouteId } from '#shared/route-id.ts';
+import type { RepositorySummary } from '#shared/schemas/repositories.ts';
 import { catalogueDouble } from '../../../../test/web/catalogue-double.ts';
 import {
   errorResponse,

@@ -1,10 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
-import {
-  type ChangePasswordResponse,
-  changePasswordResponseSchema,
-} from '../../../../shared/schemas/auth.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
-import { readRefreshToken, writeTokens } from '../../../lib/storage.ts';
+import { type ChangePasswordResponse, changePasswordResponseSchema } from '#shared/schemas/auth.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { readRefreshToken, writeTokens } from '#web/lib/storage.ts';
 
 export interface ChangePasswordVariables {
   current_password: string;

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FeedTokenCreated, feedTokenCreatedSchema } from '../../../../shared/schemas/activity.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type FeedTokenCreated, feedTokenCreatedSchema } from '#shared/schemas/activity.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { feedTokenQueryKey } from './feed-token-keys.ts';
 
 /** POST /auth/me/feed-token: a new token and the whole feed address, answered once; the old one stops working. */

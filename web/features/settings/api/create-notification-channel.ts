@@ -1,10 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  type Channel,
-  type CreateChannelBody,
-  channelSchema,
-} from '../../../../shared/schemas/notifications.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type Channel, type CreateChannelBody, channelSchema } from '#shared/schemas/notifications.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { refreshNotifications } from './notification-keys.ts';
 
 /** POST /auth/me/notifications/channels: the URL is checked against the allowed hosts and stored encrypted. */

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type CreateRuleBody, type Rule, ruleSchema } from '../../../../shared/schemas/notifications.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type CreateRuleBody, type Rule, ruleSchema } from '#shared/schemas/notifications.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { refreshNotifications } from './notification-keys.ts';
 
 /** POST /auth/me/notifications/rules */

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { notificationMessageSchema } from '../../../../shared/schemas/notifications.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { notificationMessageSchema } from '#shared/schemas/notifications.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { refreshNotifications } from './notification-keys.ts';
 
 /** DELETE /auth/me/notifications/rules/{id} */

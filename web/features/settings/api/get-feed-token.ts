@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { type FeedTokenStatus, feedTokenStatusSchema } from '../../../../shared/schemas/activity.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type FeedTokenStatus, feedTokenStatusSchema } from '#shared/schemas/activity.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { feedTokenQueryKey } from './feed-token-keys.ts';
 
 /** GET /auth/me/feed-token: whether the member has an activity feed token, never the token. */

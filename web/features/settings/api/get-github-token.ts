@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { type GitHubTokenStatus, githubTokenStatusSchema } from '../../../../shared/schemas/auth.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type GitHubTokenStatus, githubTokenStatusSchema } from '#shared/schemas/auth.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { githubTokenQueryKey } from './github-token-keys.ts';
 
 /** GET /auth/me/github-token: status only, never the token. */

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { type ChannelsResponse, channelsResponseSchema } from '../../../../shared/schemas/notifications.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type ChannelsResponse, channelsResponseSchema } from '#shared/schemas/notifications.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { notificationKeys } from './notification-keys.ts';
 
 /** GET /auth/me/notifications/channels: the member's channels; URLs only as host and last four. */

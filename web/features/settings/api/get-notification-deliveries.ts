@@ -1,9 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import {
-  type DeliveriesResponse,
-  deliveriesResponseSchema,
-} from '../../../../shared/schemas/notifications.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type DeliveriesResponse, deliveriesResponseSchema } from '#shared/schemas/notifications.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { notificationKeys } from './notification-keys.ts';
 
 /** GET /auth/me/notifications/deliveries: the 50 most recent, newest first. */

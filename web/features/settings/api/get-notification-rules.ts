@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { type RulesResponse, rulesResponseSchema } from '../../../../shared/schemas/notifications.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type RulesResponse, rulesResponseSchema } from '#shared/schemas/notifications.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { notificationKeys } from './notification-keys.ts';
 
 /** GET /auth/me/notifications/rules */

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { GitHubTokenStatus } from '../../../../shared/schemas/auth.ts';
-import { meQueryKey } from '../../../lib/auth/api/get-me.ts';
-import type { User } from '../../../lib/auth/user.ts';
+import type { GitHubTokenStatus } from '#shared/schemas/auth.ts';
+import { meQueryKey } from '#web/lib/auth/api/get-me.ts';
+import type { User } from '#web/lib/auth/user.ts';
 
 /** Under the user's key: a refreshed user (and a sign-out) takes the status along. */
 export const githubTokenQueryKey = [...meQueryKey, 'github-token'] as const;

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
-import { type MessageResponse, messageResponseSchema } from '../../../../shared/schemas/auth.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
-import { useAuth } from '../../../lib/auth/auth-context.tsx';
+import { type MessageResponse, messageResponseSchema } from '#shared/schemas/auth.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { useAuth } from '#web/lib/auth/auth-context.tsx';
 
 /** POST /auth/logout-all: revokes every session of the caller, this one included. */
 export function postLogoutAll(): Promise<MessageResponse> {

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { meQueryKey } from '../../../lib/auth/api/get-me.ts';
+import { meQueryKey } from '#web/lib/auth/api/get-me.ts';
 
 /** Under the user's key: signing out or in as someone else drops them with the user. */
 export const notificationKeys = {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type SlackWebhookStatus, slackWebhookStatusSchema } from '../../../../shared/schemas/auth.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
-import { useAuth } from '../../../lib/auth/auth-context.tsx';
+import { type SlackWebhookStatus, slackWebhookStatusSchema } from '#shared/schemas/auth.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { useAuth } from '#web/lib/auth/auth-context.tsx';
 import { applySlackWebhookStatus } from './slack-webhook-keys.ts';
 
 /** DELETE /auth/me/slack-webhook: the answer is the (now empty) status. */

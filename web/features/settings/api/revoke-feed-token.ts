@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FeedTokenStatus, feedTokenStatusSchema } from '../../../../shared/schemas/activity.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type FeedTokenStatus, feedTokenStatusSchema } from '#shared/schemas/activity.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { feedTokenQueryKey } from './feed-token-keys.ts';
 
 /** DELETE /auth/me/feed-token: the feed address stops working; the answer is the empty status. */

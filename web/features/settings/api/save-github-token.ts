@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type GitHubTokenStatus, githubTokenStatusSchema } from '../../../../shared/schemas/auth.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
-import { useAuth } from '../../../lib/auth/auth-context.tsx';
+import { type GitHubTokenStatus, githubTokenStatusSchema } from '#shared/schemas/auth.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { useAuth } from '#web/lib/auth/auth-context.tsx';
 import { applyGitHubTokenStatus } from './github-token-keys.ts';
 
 /** PUT /auth/me/github-token `{ token }`: stored encrypted; the answer is the new status. */

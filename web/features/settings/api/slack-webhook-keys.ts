@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { SlackWebhookStatus } from '../../../../shared/schemas/auth.ts';
-import { slackWebhookQueryKey } from '../../../lib/auth/api/get-slack-webhook.ts';
-import type { User } from '../../../lib/auth/user.ts';
+import type { SlackWebhookStatus } from '#shared/schemas/auth.ts';
+import { slackWebhookQueryKey } from '#web/lib/auth/api/get-slack-webhook.ts';
+import type { User } from '#web/lib/auth/user.ts';
 
 /**
  * After a save or removal: the status query and the user's webhook fields show the new state

@@ -1,9 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  type TestChannelResponse,
-  testChannelResponseSchema,
-} from '../../../../shared/schemas/notifications.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type TestChannelResponse, testChannelResponseSchema } from '#shared/schemas/notifications.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { notificationKeys } from './notification-keys.ts';
 
 /** POST /auth/me/notifications/channels/{id}/test: sends now, answers with the outcome. */

@@ -1,10 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  type Channel,
-  channelSchema,
-  type UpdateChannelBody,
-} from '../../../../shared/schemas/notifications.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { type Channel, channelSchema, type UpdateChannelBody } from '#shared/schemas/notifications.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { refreshNotifications } from './notification-keys.ts';
 
 /** PATCH /auth/me/notifications/channels/{id}: a new name, or a new URL (which clears the failures). */

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { FeedTokenStatus } from '../../../../shared/schemas/activity.ts';
+import type { FeedTokenStatus } from '#shared/schemas/activity.ts';
 import { errorResponse, jsonResponse, renderWithProviders, signIn } from '../../../../test/web/render.tsx';
 import { FeedTokenCard } from './feed-token-card.tsx';
 

@@ -14,12 +14,12 @@ import {
 } from '@mantine/core';
 import { IconCheck, IconCopy, IconRefresh, IconRss, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import { formatDateTime } from '../../../../shared/format.ts';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { InlineMessage } from '../../../components/inline-message.tsx';
-import { SectionError } from '../../../components/load-states.tsx';
-import { describeError } from '../../../lib/api-errors.ts';
-import { useMessage } from '../../../lib/hooks/use-message.ts';
+import { formatDateTime } from '#shared/format.ts';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
+import { InlineMessage } from '#web/components/inline-message.tsx';
+import { SectionError } from '#web/components/load-states.tsx';
+import { describeError } from '#web/lib/api-errors.ts';
+import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { useCreateFeedToken } from '../api/create-feed-token.ts';
 import { useFeedToken } from '../api/get-feed-token.ts';
 import { useRevokeFeedToken } from '../api/revoke-feed-token.ts';

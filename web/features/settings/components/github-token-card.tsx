@@ -1,8 +1,8 @@
 import { Stack, Text } from '@mantine/core';
 import { IconBrandGithub } from '@tabler/icons-react';
-import { MESSAGE_CLEAR_MS } from '../../../../shared/constants.ts';
-import { formatDate } from '../../../../shared/format.ts';
-import { githubTokenBodySchema } from '../../../../shared/schemas/auth.ts';
+import { MESSAGE_CLEAR_MS } from '#shared/constants.ts';
+import { formatDate } from '#shared/format.ts';
+import { githubTokenBodySchema } from '#shared/schemas/auth.ts';
 import { useGitHubToken } from '../api/get-github-token.ts';
 import { useRemoveGitHubToken } from '../api/remove-github-token.ts';
 import { useSaveGitHubToken } from '../api/save-github-token.ts';

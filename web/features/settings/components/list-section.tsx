@@ -2,8 +2,8 @@ import { Button, Group, Paper, type PaperProps, Stack, Text, Title } from '@mant
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { type ReactNode, useId } from 'react';
-import { SectionError, SectionLoader } from '../../../components/load-states.tsx';
-import { describeError } from '../../../lib/api-errors.ts';
+import { SectionError, SectionLoader } from '#web/components/load-states.tsx';
+import { describeError } from '#web/lib/api-errors.ts';
 
 /**
  * A settings section that lists what one query loads (channels, rules, deliveries): the titled

@@ -8,10 +8,10 @@ import {
   createChannelBodySchema,
   kindHasUrl,
   updateChannelBodySchema,
-} from '../../../../shared/schemas/notifications.ts';
-import { InlineMessage } from '../../../components/inline-message.tsx';
-import { describeError, fieldErrors } from '../../../lib/api-errors.ts';
-import { zodResolver } from '../../../lib/forms/zod-resolver.ts';
+} from '#shared/schemas/notifications.ts';
+import { InlineMessage } from '#web/components/inline-message.tsx';
+import { describeError, fieldErrors } from '#web/lib/api-errors.ts';
+import { zodResolver } from '#web/lib/forms/zod-resolver.ts';
 import { useCreateNotificationChannel } from '../api/create-notification-channel.ts';
 import { useUpdateNotificationChannel } from '../api/update-notification-channel.ts';
 

@@ -9,19 +9,19 @@ import {
   IconWebhook,
 } from '@tabler/icons-react';
 import { useState } from 'react';
-import { MESSAGE_CLEAR_MS } from '../../../../shared/constants.ts';
-import { formatDateTime } from '../../../../shared/format.ts';
+import { MESSAGE_CLEAR_MS } from '#shared/constants.ts';
+import { formatDateTime } from '#shared/format.ts';
 import {
   CHANNEL_FAILURE_LIMIT,
   CHANNEL_KIND_LABELS,
   type Channel,
   type ChannelKind,
-} from '../../../../shared/schemas/notifications.ts';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { InlineMessage } from '../../../components/inline-message.tsx';
-import { describeError } from '../../../lib/api-errors.ts';
-import { useSignedInUser } from '../../../lib/auth/auth-context.tsx';
-import { useMessage } from '../../../lib/hooks/use-message.ts';
+} from '#shared/schemas/notifications.ts';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
+import { InlineMessage } from '#web/components/inline-message.tsx';
+import { describeError } from '#web/lib/api-errors.ts';
+import { useSignedInUser } from '#web/lib/auth/auth-context.tsx';
+import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { useDeleteNotificationChannel } from '../api/delete-notification-channel.ts';
 import { useEnableNotificationChannel } from '../api/enable-notification-channel.ts';
 import { useNotificationChannels } from '../api/get-notification-channels.ts';

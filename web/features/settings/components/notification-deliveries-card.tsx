@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
-import { formatDateTime } from '../../../../shared/format.ts';
-import type { Delivery, DeliveryKind, DeliveryStatus } from '../../../../shared/schemas/notifications.ts';
+import { formatDateTime } from '#shared/format.ts';
+import type { Delivery, DeliveryKind, DeliveryStatus } from '#shared/schemas/notifications.ts';
 import { useNotificationChannels } from '../api/get-notification-channels.ts';
 import { useNotificationDeliveries } from '../api/get-notification-deliveries.ts';
 import { ListItemCard, ListSection } from './list-section.tsx';

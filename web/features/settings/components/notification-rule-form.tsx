@@ -10,7 +10,7 @@ import {
   Text,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { EVENT_TYPES, type EventType } from '../../../../shared/schemas/activity.ts';
+import { EVENT_TYPES, type EventType } from '#shared/schemas/activity.ts';
 import {
   CADENCES,
   type Cadence,
@@ -19,11 +19,11 @@ import {
   createRuleBodySchema,
   EVENT_TYPE_LABELS,
   type Rule,
-} from '../../../../shared/schemas/notifications.ts';
-import { InlineMessage } from '../../../components/inline-message.tsx';
-import { describeError, fieldErrors } from '../../../lib/api-errors.ts';
-import { zodResolver } from '../../../lib/forms/zod-resolver.ts';
-import { useTags } from '../../../lib/tags-query.ts';
+} from '#shared/schemas/notifications.ts';
+import { InlineMessage } from '#web/components/inline-message.tsx';
+import { describeError, fieldErrors } from '#web/lib/api-errors.ts';
+import { zodResolver } from '#web/lib/forms/zod-resolver.ts';
+import { useTags } from '#web/lib/tags-query.ts';
 import { useCreateNotificationRule } from '../api/create-notification-rule.ts';
 import { useUpdateNotificationRule } from '../api/update-notification-rule.ts';
 

@@ -1,17 +1,12 @@
 import { Badge, Button, Group, Stack, Switch, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import { MESSAGE_CLEAR_MS } from '../../../../shared/constants.ts';
-import {
-  CADENCE_LABELS,
-  type Channel,
-  EVENT_TYPE_LABELS,
-  type Rule,
-} from '../../../../shared/schemas/notifications.ts';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { InlineMessage } from '../../../components/inline-message.tsx';
-import { describeError } from '../../../lib/api-errors.ts';
-import { useMessage } from '../../../lib/hooks/use-message.ts';
+import { MESSAGE_CLEAR_MS } from '#shared/constants.ts';
+import { CADENCE_LABELS, type Channel, EVENT_TYPE_LABELS, type Rule } from '#shared/schemas/notifications.ts';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
+import { InlineMessage } from '#web/components/inline-message.tsx';
+import { describeError } from '#web/lib/api-errors.ts';
+import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { useDeleteNotificationRule } from '../api/delete-notification-rule.ts';
 import { useNotificationChannels } from '../api/get-notification-channels.ts';
 import { useNotificationRules } from '../api/get-notification-rules.ts';

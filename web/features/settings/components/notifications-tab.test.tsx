@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { Channel, Delivery, Rule } from '../../../../shared/schemas/notifications.ts';
+import type { Channel, Delivery, Rule } from '#shared/schemas/notifications.ts';
 import {
   buildUser,
   errorResponse,

@@ -8,7 +8,7 @@ import {
   type PasswordStrength,
   STRENGTH_HINT_CLASSES,
   scorePasswordStrength,
-} from '../../../../shared/password-rules.ts';
+} from '#shared/password-rules.ts';
 
 const strengthColor: Record<PasswordStrength['label'], string> = {
   Weak: 'red',

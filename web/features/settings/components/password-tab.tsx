@@ -1,13 +1,13 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconKey } from '@tabler/icons-react';
-import { MESSAGE_CLEAR_MS } from '../../../../shared/constants.ts';
-import { changePasswordBodySchema } from '../../../../shared/schemas/auth.ts';
-import { InlineMessage } from '../../../components/inline-message.tsx';
-import { PasswordField } from '../../../components/password-field.tsx';
-import { describeError, fieldErrors } from '../../../lib/api-errors.ts';
-import { confirmationCheck, zodResolver } from '../../../lib/forms/zod-resolver.ts';
-import { useMessage } from '../../../lib/hooks/use-message.ts';
+import { MESSAGE_CLEAR_MS } from '#shared/constants.ts';
+import { changePasswordBodySchema } from '#shared/schemas/auth.ts';
+import { InlineMessage } from '#web/components/inline-message.tsx';
+import { PasswordField } from '#web/components/password-field.tsx';
+import { describeError, fieldErrors } from '#web/lib/api-errors.ts';
+import { confirmationCheck, zodResolver } from '#web/lib/forms/zod-resolver.ts';
+import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { useChangePassword } from '../api/change-password.ts';
 import { PasswordStrengthMeter } from './password-strength.tsx';
 

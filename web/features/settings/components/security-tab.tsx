@@ -1,12 +1,12 @@
 import { Badge, Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconLogout } from '@tabler/icons-react';
 import { useState } from 'react';
-import { formatDateTime } from '../../../../shared/format.ts';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { DetailList, YesNo } from '../../../components/detail-list.tsx';
-import { InlineMessage } from '../../../components/inline-message.tsx';
-import { describeError } from '../../../lib/api-errors.ts';
-import type { User } from '../../../lib/auth/user.ts';
+import { formatDateTime } from '#shared/format.ts';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
+import { DetailList, YesNo } from '#web/components/detail-list.tsx';
+import { InlineMessage } from '#web/components/inline-message.tsx';
+import { describeError } from '#web/lib/api-errors.ts';
+import type { User } from '#web/lib/auth/user.ts';
 import { useLogoutAll } from '../api/logout-all.ts';
 
 /** Read-only account facts, plus "sign out everywhere" (POST /auth/logout-all). */

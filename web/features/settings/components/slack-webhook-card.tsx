@@ -1,9 +1,9 @@
 import { Text } from '@mantine/core';
 import { IconBrandSlack } from '@tabler/icons-react';
-import { MESSAGE_CLEAR_MS } from '../../../../shared/constants.ts';
-import { formatDate } from '../../../../shared/format.ts';
-import { slackWebhookBodySchema } from '../../../../shared/schemas/auth.ts';
-import { useSlackWebhook } from '../../../lib/auth/api/get-slack-webhook.ts';
+import { MESSAGE_CLEAR_MS } from '#shared/constants.ts';
+import { formatDate } from '#shared/format.ts';
+import { slackWebhookBodySchema } from '#shared/schemas/auth.ts';
+import { useSlackWebhook } from '#web/lib/auth/api/get-slack-webhook.ts';
 import { useRemoveSlackWebhook } from '../api/remove-slack-webhook.ts';
 import { useSaveSlackWebhook } from '../api/save-slack-webhook.ts';
 import { StoredSecretCard, type StoredSecretCopy } from './stored-secret-card.tsx';

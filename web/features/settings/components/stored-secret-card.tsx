@@ -4,13 +4,13 @@ import { IconDeviceFloppy, IconTrash } from '@tabler/icons-react';
 import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import type { z } from 'zod';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { InlineMessage } from '../../../components/inline-message.tsx';
-import { SectionError } from '../../../components/load-states.tsx';
-import { PasswordField } from '../../../components/password-field.tsx';
-import { describeError } from '../../../lib/api-errors.ts';
-import { zodResolver } from '../../../lib/forms/zod-resolver.ts';
-import { useMessage } from '../../../lib/hooks/use-message.ts';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
+import { InlineMessage } from '#web/components/inline-message.tsx';
+import { SectionError } from '#web/components/load-states.tsx';
+import { PasswordField } from '#web/components/password-field.tsx';
+import { describeError } from '#web/lib/api-errors.ts';
+import { zodResolver } from '#web/lib/forms/zod-resolver.ts';
+import { useMessage } from '#web/lib/hooks/use-message.ts';
 
 /** The texts for one stored secret: its messages and the card's own words. */
 export interface StoredSecretCopy {

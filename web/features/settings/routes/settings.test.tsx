@@ -1,7 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { STORAGE_KEYS } from '../../../../shared/constants.ts';
-import type { GitHubTokenStatus, SlackWebhookStatus } from '../../../../shared/schemas/auth.ts';
+import { STORAGE_KEYS } from '#shared/constants.ts';
+import type { GitHubTokenStatus, SlackWebhookStatus } from '#shared/schemas/auth.ts';
 import {
   buildUser,
   errorResponse,

@@ -8,8 +8,8 @@ import {
   IconSparkles,
 } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
-import { PageContainer } from '../../../components/page-container.tsx';
-import { useSignedInUser } from '../../../lib/auth/auth-context.tsx';
+import { PageContainer } from '#web/components/page-container.tsx';
+import { useSignedInUser } from '#web/lib/auth/auth-context.tsx';
 import { FeedTokenCard } from '../components/feed-token-card.tsx';
 import { GitHubTokenCard } from '../components/github-token-card.tsx';
 import { NotificationsTab } from '../components/notifications-tab.tsx';

@@ -1,8 +1,8 @@
 import '@mantine/charts/styles.css';
 import { BarChart, DonutChart } from '@mantine/charts';
 import { Group, Paper, Progress, SimpleGrid, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
-import { formatCount } from '../../../../shared/format.ts';
-import type { LicenseCount } from '../../../../shared/stats.ts';
+import { formatCount } from '#shared/format.ts';
+import type { LicenseCount } from '#shared/stats.ts';
 import classes from './stats.module.css';
 
 const PALETTE = [

@@ -1,5 +1,5 @@
-import { starRangeLabel } from '../../../../shared/format.ts';
-import type { StatsFilters } from '../../../../shared/stats.ts';
+import { starRangeLabel } from '#shared/format.ts';
+import type { StatsFilters } from '#shared/stats.ts';
 
 /** A filter chip: type, label and value (min and max for stars). */
 export interface FilterChip {

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
+import type { RepositorySummary } from '#shared/schemas/repositories.ts';
 import { catalogueDouble, renderWithCatalogue } from '../../../../test/web/catalogue-double.ts';
 import {
   buildRepositorySummary,

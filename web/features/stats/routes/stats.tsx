@@ -18,21 +18,16 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { type Dispatch, lazy, type SetStateAction, Suspense, useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { SEARCH_DEBOUNCE_MS } from '../../../../shared/constants.ts';
-import { formatAverage, formatCount } from '../../../../shared/format.ts';
-import { type CatalogueStats, catalogueSearchParams } from '../../../../shared/schemas/catalogue.ts';
-import {
-  checkStarRange,
-  EMPTY_FILTERS,
-  INVALID_RANGE_HINT,
-  type StatsFilters,
-} from '../../../../shared/stats.ts';
-import { FilterChipRow } from '../../../components/filter-chip-row.tsx';
-import { SectionError, SectionLoader } from '../../../components/load-states.tsx';
-import { PageContainer } from '../../../components/page-container.tsx';
-import { StatCard } from '../../../components/stat-card.tsx';
-import { useAuth } from '../../../lib/auth/auth-context.tsx';
-import { type StatsQuery, useStats } from '../../../lib/catalogue-stats-query.ts';
+import { SEARCH_DEBOUNCE_MS } from '#shared/constants.ts';
+import { formatAverage, formatCount } from '#shared/format.ts';
+import { type CatalogueStats, catalogueSearchParams } from '#shared/schemas/catalogue.ts';
+import { checkStarRange, EMPTY_FILTERS, INVALID_RANGE_HINT, type StatsFilters } from '#shared/stats.ts';
+import { FilterChipRow } from '#web/components/filter-chip-row.tsx';
+import { SectionError, SectionLoader } from '#web/components/load-states.tsx';
+import { PageContainer } from '#web/components/page-container.tsx';
+import { StatCard } from '#web/components/stat-card.tsx';
+import { useAuth } from '#web/lib/auth/auth-context.tsx';
+import { type StatsQuery, useStats } from '#web/lib/catalogue-stats-query.ts';
 import classes from '../components/stats.module.css';
 import { filterChips, removeChip } from '../lib/filter-chips.ts';
 

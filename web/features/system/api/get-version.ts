@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { VersionResponse } from '../../../../shared/schemas/system.ts';
-import { apiRequest, schemaFromGuard } from '../../../lib/api-client.ts';
+import type { VersionResponse } from '#shared/schemas/system.ts';
+import { apiRequest, schemaFromGuard } from '#web/lib/api-client.ts';
 
 /**
  * Mirrors `versionResponseSchema`. The shell renders this on every page, and a guard keeps

@@ -1,8 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { encodeRouteId } from '../../../../shared/route-id.ts';
-import type { RepositorySummary } from '../../../../shared/schemas/repositories.ts';
-import { tagColors } from '../../../../shared/tag-colors.ts';
+import { encodeRouteId } from '#shared/route-id.ts';
+import type { RepositorySummary } from '#shared/schemas/repositories.ts';
+import { tagColors } from '#shared/tag-colors.ts';
 import { renderWithCatalogue } from '../../../../test/web/catalogue-double.ts';
 import { buildRepositorySummary, type FetchHandler, failingOnce } from '../../../../test/web/render.tsx';
 

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { type SlackWebhookStatus, slackWebhookStatusSchema } from '../../../../shared/schemas/auth.ts';
+import { type SlackWebhookStatus, slackWebhookStatusSchema } from '#shared/schemas/auth.ts';
 import { apiRequest } from '../../api-client.ts';
 import { meQueryKey } from './get-me.ts';
 

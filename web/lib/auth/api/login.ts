@@ -1,4 +1,4 @@
-import type { LoginBody, LoginResponse } from '../../../../shared/schemas/auth.ts';
+import type { LoginBody, LoginResponse } from '#shared/schemas/auth.ts';
 import { apiRequest, schemaFromGuard } from '../../api-client.ts';
 import { isUser } from '../user.ts';
 

@@ -1,4 +1,4 @@
-import type { MessageResponse } from '../../../../shared/schemas/auth.ts';
+import type { MessageResponse } from '#shared/schemas/auth.ts';
 import { apiRequest, schemaFromGuard } from '../../api-client.ts';
 
 const messageResponseSchema = schemaFromGuard(

@@ -1,4 +1,4 @@
-import type { RefreshResponse } from '../../../../shared/schemas/auth.ts';
+import type { RefreshResponse } from '#shared/schemas/auth.ts';
 import { type ApiClient, apiRequest, schemaFromGuard } from '../../api-client.ts';
 
 const refreshResponseSchema = schemaFromGuard((data: unknown): data is RefreshResponse => {

@@ -3,8 +3,8 @@ import { IconCheck, IconClock, IconHourglass, IconPlayerSkipForward, IconX } fro
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useId, useRef } from 'react';
 import { Link } from 'react-router';
-import { formatTime } from '../../../../../shared/format.ts';
-import { encodeRouteId } from '../../../../../shared/route-id.ts';
+import { formatTime } from '#shared/format.ts';
+import { encodeRouteId } from '#shared/route-id.ts';
 import type { BatchCounts, BatchItem } from '../../lib/batch-items.ts';
 import tones from '../tones.module.css';
 import classes from './add.module.css';

@@ -1,8 +1,8 @@
 import { Anchor, List, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { formatTime } from '../../../../../shared/format.ts';
-import { encodeRouteId } from '../../../../../shared/route-id.ts';
+import { formatTime } from '#shared/format.ts';
+import { encodeRouteId } from '#shared/route-id.ts';
 import type { BatchCounts, BatchItem } from '../../lib/batch-items.ts';
 import tones from '../tones.module.css';
 

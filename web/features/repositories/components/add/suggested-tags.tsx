@@ -1,6 +1,6 @@
 import { Group, Loader, Text, UnstyledButton } from '@mantine/core';
-import { SectionError } from '../../../../components/load-states.tsx';
-import { TagChip } from '../../../../components/tag-chip.tsx';
+import { SectionError } from '#web/components/load-states.tsx';
+import { TagChip } from '#web/components/tag-chip.tsx';
 import classes from './add.module.css';
 
 export const SUGGESTIONS_FAILED = 'Unable to load suggested tags right now.';

@@ -1,12 +1,12 @@
 import { Avatar, Button, Group, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { MESSAGE_CLEAR_MS } from '../../../../../shared/constants.ts';
-import { formatDateTime } from '../../../../../shared/format.ts';
-import { commentBodySchema, type Repository } from '../../../../../shared/schemas/repositories.ts';
-import { InlineMessage } from '../../../../components/inline-message.tsx';
-import { describeError } from '../../../../lib/api-errors.ts';
-import { zodResolver } from '../../../../lib/forms/zod-resolver.ts';
-import { useMessage } from '../../../../lib/hooks/use-message.ts';
+import { MESSAGE_CLEAR_MS } from '#shared/constants.ts';
+import { formatDateTime } from '#shared/format.ts';
+import { commentBodySchema, type Repository } from '#shared/schemas/repositories.ts';
+import { InlineMessage } from '#web/components/inline-message.tsx';
+import { describeError } from '#web/lib/api-errors.ts';
+import { zodResolver } from '#web/lib/forms/zod-resolver.ts';
+import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { useAddComment } from '../../api/add-comment.ts';
 import classes from './detail.module.css';
 

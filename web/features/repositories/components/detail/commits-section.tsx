@@ -1,7 +1,7 @@
 import { Anchor, Center, Code, Group, Loader, Stack, Text } from '@mantine/core';
-import { describeRelativeAge, formatDateTime } from '../../../../../shared/format.ts';
-import type { Repository } from '../../../../../shared/schemas/repositories.ts';
-import { SectionError } from '../../../../components/load-states.tsx';
+import { describeRelativeAge, formatDateTime } from '#shared/format.ts';
+import type { Repository } from '#shared/schemas/repositories.ts';
+import { SectionError } from '#web/components/load-states.tsx';
 import { describeCommitsError, useCommits } from '../../api/get-commits.ts';
 import classes from './detail.module.css';
 

@@ -9,10 +9,10 @@ import {
   type CompareResponse,
   type Repository,
   type Version,
-} from '../../../../../shared/schemas/repositories.ts';
-import { InlineMessage } from '../../../../components/inline-message.tsx';
-import { describeError } from '../../../../lib/api-errors.ts';
-import { zodResolver } from '../../../../lib/forms/zod-resolver.ts';
+} from '#shared/schemas/repositories.ts';
+import { InlineMessage } from '#web/components/inline-message.tsx';
+import { describeError } from '#web/lib/api-errors.ts';
+import { zodResolver } from '#web/lib/forms/zod-resolver.ts';
 import { useCompareVersions } from '../../api/compare-versions.ts';
 import tones from '../tones.module.css';
 import classes from './detail.module.css';

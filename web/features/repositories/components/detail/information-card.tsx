@@ -1,7 +1,7 @@
 import { Alert, Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { describeRelativeAge, formatDateTime, splitList } from '../../../../../shared/format.ts';
-import type { Repository } from '../../../../../shared/schemas/repositories.ts';
+import { describeRelativeAge, formatDateTime, splitList } from '#shared/format.ts';
+import type { Repository } from '#shared/schemas/repositories.ts';
 import { LicenseBadge } from '../license-badge.tsx';
 import { DefinitionList } from './definition-list.tsx';
 

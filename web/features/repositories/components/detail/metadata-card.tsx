@@ -1,6 +1,6 @@
 import { Paper, Stack, Title } from '@mantine/core';
-import { formatDateTime } from '../../../../../shared/format.ts';
-import type { Repository } from '../../../../../shared/schemas/repositories.ts';
+import { formatDateTime } from '#shared/format.ts';
+import type { Repository } from '#shared/schemas/repositories.ts';
 import { DefinitionList } from './definition-list.tsx';
 
 /** The metadata card: full id, created, updated, last synced, comment and version counts. */

@@ -1,14 +1,14 @@
 import { Button, Group, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconDeviceFloppy } from '@tabler/icons-react';
-import { MESSAGE_CLEAR_MS } from '../../../../../shared/constants.ts';
-import { formatDateTime } from '../../../../../shared/format.ts';
-import { type ReleaseTracking, releaseSettingsBodySchema } from '../../../../../shared/schemas/releases.ts';
-import type { Repository } from '../../../../../shared/schemas/repositories.ts';
-import { InlineMessage } from '../../../../components/inline-message.tsx';
-import { describeError } from '../../../../lib/api-errors.ts';
-import { zodResolver } from '../../../../lib/forms/zod-resolver.ts';
-import { useMessage } from '../../../../lib/hooks/use-message.ts';
+import { MESSAGE_CLEAR_MS } from '#shared/constants.ts';
+import { formatDateTime } from '#shared/format.ts';
+import { type ReleaseTracking, releaseSettingsBodySchema } from '#shared/schemas/releases.ts';
+import type { Repository } from '#shared/schemas/repositories.ts';
+import { InlineMessage } from '#web/components/inline-message.tsx';
+import { describeError } from '#web/lib/api-errors.ts';
+import { zodResolver } from '#web/lib/forms/zod-resolver.ts';
+import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { useUpdateReleaseSettings } from '../../api/update-release-settings.ts';
 
 export const RELEASE_SETTINGS_SAVED = '✅ Saved!';

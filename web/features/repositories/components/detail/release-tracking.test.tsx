@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, type vi } from 'vitest';
-import { encodeRouteId } from '../../../../../shared/route-id.ts';
-import type { Repository, Version } from '../../../../../shared/schemas/repositories.ts';
+import { encodeRouteId } from '#shared/route-id.ts';
+import type { Repository, Version } from '#shared/schemas/repositories.ts';
 import { catalogueDouble } from '../../../../../test/web/catalogue-double.ts';
 import {
   errorResponse,

@@ -1,8 +1,8 @@
 import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconBrandGithub, IconExternalLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { formatContributors, formatCount, formatStars } from '../../../../../shared/format.ts';
-import type { Repository } from '../../../../../shared/schemas/repositories.ts';
+import { formatContributors, formatCount, formatStars } from '#shared/format.ts';
+import type { Repository } from '#shared/schemas/repositories.ts';
 import { RepositoryFlags } from '../repository-flags.tsx';
 import classes from './detail.module.css';
 

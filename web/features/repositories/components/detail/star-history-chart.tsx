@@ -1,7 +1,7 @@
 import '@mantine/charts/styles.css';
 import { LineChart } from '@mantine/charts';
-import { formatCount } from '../../../../../shared/format.ts';
-import type { MetricPoint } from '../../../../../shared/schemas/repositories.ts';
+import { formatCount } from '#shared/format.ts';
+import type { MetricPoint } from '#shared/schemas/repositories.ts';
 import type { HistorySeries } from '../../lib/star-history.ts';
 
 const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 });

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { HistoryState } from '../../../../../shared/schemas/history.ts';
-import type { MetricPoint } from '../../../../../shared/schemas/repositories.ts';
+import type { HistoryState } from '#shared/schemas/history.ts';
+import type { MetricPoint } from '#shared/schemas/repositories.ts';
 import { errorResponse, jsonResponse, renderWithProviders, signIn } from '../../../../../test/web/render.tsx';
 import { buildRepository } from '../../../../../test/web/repository-fixtures.ts';
 import {

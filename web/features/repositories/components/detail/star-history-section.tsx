@@ -13,13 +13,13 @@ import {
 } from '@mantine/core';
 import { IconCloudDownload, IconExternalLink } from '@tabler/icons-react';
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { formatCount, formatDateTime } from '../../../../../shared/format.ts';
-import type { HistoryState } from '../../../../../shared/schemas/history.ts';
-import type { Repository } from '../../../../../shared/schemas/repositories.ts';
-import { InlineMessage } from '../../../../components/inline-message.tsx';
-import { SectionError } from '../../../../components/load-states.tsx';
-import { describeError } from '../../../../lib/api-errors.ts';
-import { useMessage } from '../../../../lib/hooks/use-message.ts';
+import { formatCount, formatDateTime } from '#shared/format.ts';
+import type { HistoryState } from '#shared/schemas/history.ts';
+import type { Repository } from '#shared/schemas/repositories.ts';
+import { InlineMessage } from '#web/components/inline-message.tsx';
+import { SectionError } from '#web/components/load-states.tsx';
+import { describeError } from '#web/lib/api-errors.ts';
+import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { useBackfillHistory } from '../../api/backfill-history.ts';
 import { useMetrics } from '../../api/get-metrics.ts';
 import {

@@ -12,18 +12,14 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconExternalLink } from '@tabler/icons-react';
-import { MESSAGE_CLEAR_MS } from '../../../../../shared/constants.ts';
-import { defaultVersionNumber, formatDate, formatDateTime, isoDay } from '../../../../../shared/format.ts';
-import {
-  type Repository,
-  type Version,
-  versionBodySchema,
-} from '../../../../../shared/schemas/repositories.ts';
-import { InlineMessage } from '../../../../components/inline-message.tsx';
-import { isApiError } from '../../../../lib/api-client.ts';
-import { describeError } from '../../../../lib/api-errors.ts';
-import { zodResolver } from '../../../../lib/forms/zod-resolver.ts';
-import { useMessage } from '../../../../lib/hooks/use-message.ts';
+import { MESSAGE_CLEAR_MS } from '#shared/constants.ts';
+import { defaultVersionNumber, formatDate, formatDateTime, isoDay } from '#shared/format.ts';
+import { type Repository, type Version, versionBodySchema } from '#shared/schemas/repositories.ts';
+import { InlineMessage } from '#web/components/inline-message.tsx';
+import { isApiError } from '#web/lib/api-client.ts';
+import { describeError } from '#web/lib/api-errors.ts';
+import { zodResolver } from '#web/lib/forms/zod-resolver.ts';
+import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { useAddVersion } from '../../api/add-version.ts';
 import { ReleaseSettings } from './release-settings.tsx';
 

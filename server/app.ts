@@ -150,6 +150,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     paceRedis?.disconnect();
   });
   const github = createGitHubClient(config, {
+    clock,
     timeoutMs: options.githubTimeoutMs,
     redis: paceRedis,
     pace: options.githubPace,

@@ -329,7 +329,7 @@ export async function runCli(
           clock: systemClock,
           config,
           secretKey: resolveSecretKey(config),
-          github: createGitHubClient(config),
+          github: createGitHubClient(config, { clock: systemClock }),
           // Never used here: mail is queued, and only a running server's worker sends it.
           mailer,
           log: quietLog,

@@ -1,17 +1,18 @@
+import type { Octokit } from '@octokit/core';
 import { GraphqlResponseError } from '@octokit/graphql';
 import { RequestError } from '@octokit/request-error';
-import type { GitHubClient, PaceOption } from './github-client.ts';
+import { addMs, type Clock, dateAtMs } from '../lib/clock.ts';
 import { GitHubError, MESSAGES, rateLimitMessage } from './github-error.ts';
 import { PaceWait } from './pacer.ts';
-import {
-  licenseLabel,
-  RELEASES_READ,
-  type ReleaseInfo,
-  type ReleaseRead,
-  type RepositorySnapshot,
-  tagInfo,
-  webUrl,
-} from './repository-snapshot.ts';
+import { type GraphqlRepository, mapGraphqlRepository } from './repository-mapper.ts';
+import { RELEASES_READ, type RepositorySnapshot } from './repository-snapshot.ts';
+import type { PaceOption } from './transport.ts';
+
+/** What a batch needs of the GitHub client: the token's paced Octokit, and the clock. */
+export interface GraphqlSource {
+  graphqlClient(token: string): { octokit: Octokit; url: string };
+  readonly clock: Clock;
+}
 
 /**
  * Repositories per query: GitHub's 10-second query limit, not a documented cap, sets it
@@ -50,55 +51,6 @@ const TAGS_FRAGMENT = `fragment RepoTags on Repository {
   }
 }`;
 
-interface GraphqlRelease {
-  tagName: string;
-  name: string | null;
-  description: string | null;
-  publishedAt: string | null;
-  isPrerelease: boolean;
-  isDraft: boolean;
-  url: string;
-}
-
-interface GraphqlRepository {
-  databaseId: number;
-  nameWithOwner: string;
-  name: string;
-  description: string | null;
-  url: string;
-  isPrivate: boolean;
-  isArchived: boolean;
-  primaryLanguage: { name: string } | null;
-  licenseInfo: { spdxId: string | null; name: string | null } | null;
-  repositoryTopics: { nodes: { topic: { name: string } }[] };
-  stargazerCount: number;
-  forkCount: number;
-  issues: { totalCount: number };
-  pullRequests: { totalCount: number };
-  defaultBranchRef: {
-    name: string;
-    target: {
-      history?: {
-        totalCount: number;
-        nodes: {
-          oid: string;
-          message: string;
-          committedDate: string;
-          author: { name: string | null; user: { login: string } | null } | null;
-        }[];
-      };
-    } | null;
-  } | null;
-  releases?: { nodes: (GraphqlRelease | null)[] } | null;
-  latestRelease?: GraphqlRelease | null;
-  refs?: {
-    nodes: ({
-      name: string;
-      target: { committedDate?: string; tagger?: { date: string | null } | null } | null;
-    } | null)[];
-  } | null;
-}
-
 interface GraphqlError {
   type?: string;
   code?: string;
@@ -130,76 +82,6 @@ export function buildBatchQuery(fullNames: string[], followTags: ReadonlySet<str
   return `query RepoBatch {\n${fields.join('\n')}\n  rateLimit { cost remaining resetAt }\n}\n${fragments.join('\n')}`;
 }
 
-function mapGraphqlRelease(release: GraphqlRelease): ReleaseInfo {
-  return {
-    tag: release.tagName,
-    name: release.name || null,
-    notes: release.description,
-    publishedAt: release.isDraft ? null : release.publishedAt,
-    prerelease: release.isPrerelease,
-    draft: release.isDraft,
-    url: webUrl(release.url),
-  };
-}
-
-/** The releases part of an answer: the releases, or for a project without any its tags. */
-function releasesOf(data: GraphqlRepository): ReleaseRead | undefined {
-  if (data.releases) {
-    return {
-      releases: data.releases.nodes.flatMap((node) => (node ? [mapGraphqlRelease(node)] : [])),
-      tags: null,
-    };
-  }
-  if (data.latestRelease)
-    return { releases: [mapGraphqlRelease(data.latestRelease)], tags: null, latestOnly: true };
-  if (data.refs) {
-    const tags = data.refs.nodes.flatMap((node) =>
-      node
-        ? [tagInfo(node.name, node.target?.committedDate ?? node.target?.tagger?.date ?? null, data.url)]
-        : [],
-    );
-    return { releases: [], tags };
-  }
-  return undefined;
-}
-
-export function mapGraphqlRepository(data: GraphqlRepository): RepositorySnapshot {
-  const history = data.defaultBranchRef?.target?.history;
-  const recentCommits = (history?.nodes ?? []).map((node) => ({
-    sha: node.oid,
-    date: node.committedDate,
-    author: node.author?.name || node.author?.user?.login || 'Unknown',
-    message: node.message,
-  }));
-  const snapshot: RepositorySnapshot = {
-    fullName: data.nameWithOwner,
-    githubId: data.databaseId,
-    name: data.name,
-    description: data.description,
-    url: data.url,
-    license: licenseLabel(
-      data.licenseInfo ? { spdx_id: data.licenseInfo.spdxId, name: data.licenseInfo.name } : null,
-    ),
-    topics: data.repositoryTopics.nodes.map((node) => node.topic.name),
-    stars: data.stargazerCount,
-    forks: data.forkCount,
-    // Issues plus pull requests, so both API paths give the same number.
-    issues: data.issues.totalCount + data.pullRequests.totalCount,
-    language: data.primaryLanguage?.name ?? null,
-    archived: data.isArchived,
-    private: data.isPrivate,
-    defaultBranch: data.defaultBranchRef?.name ?? null,
-    commits: history?.totalCount ?? 0,
-    // GraphQL can't count contributors: the sync engine counts them over REST within the pace.
-    contributors: null,
-    contributorsCapped: false,
-    lastCommit: recentCommits[0]?.date ?? null,
-    recentCommits,
-  };
-  const releases = releasesOf(data);
-  return releases ? { ...snapshot, releases } : snapshot;
-}
-
 /**
  * Reads many repositories with a token: one GraphQL query per 25 (halved and retried on
  * 502/504), one query at a time per token. Contributor counts (REST only) are not read here:
@@ -208,7 +90,7 @@ export function mapGraphqlRepository(data: GraphqlRepository): RepositorySnapsho
  * comes after `pace.deadline`.
  */
 export async function fetchRepositoriesWithGraphql(
-  client: GitHubClient,
+  client: GraphqlSource,
   token: string,
   fullNames: string[],
   pace: PaceOption = {},
@@ -246,7 +128,7 @@ export async function fetchRepositoriesWithGraphql(
 }
 
 async function queryChunk(
-  client: GitHubClient,
+  client: GraphqlSource,
   token: string,
   chunk: string[],
   pace: PaceOption,
@@ -273,16 +155,16 @@ async function queryChunk(
     };
     if (!(error instanceof GraphqlResponseError) && limited.data?.errors?.some(isRateLimitError)) {
       const reset = Number(limited.response?.headers?.['x-ratelimit-reset']);
-      const resetAt = Number.isFinite(reset) ? new Date(reset * 1000) : undefined;
+      const resetAt = Number.isFinite(reset) ? dateAtMs(reset * 1000) : undefined;
       throw new GitHubError('rate_limited', rateLimitMessage(resetAt, true), resetAt);
     }
     // Partial answers: the aliases that resolved are in `data`, the others in `errors`.
-    if (!(error instanceof GraphqlResponseError)) throw unwrapPaceWait(error);
+    if (!(error instanceof GraphqlResponseError)) throw unwrapPaceWait(error, client.clock);
     data = (error.data ?? {}) as Record<string, GraphqlRepository | null>;
     errors = error.errors as GraphqlError[];
     if (errors.some(isRateLimitError)) {
       const reset = Number((error.headers as Record<string, string | undefined>)['x-ratelimit-reset']);
-      const resetAt = Number.isFinite(reset) ? new Date(reset * 1000) : undefined;
+      const resetAt = Number.isFinite(reset) ? dateAtMs(reset * 1000) : undefined;
       throw new GitHubError('rate_limited', rateLimitMessage(resetAt, true), resetAt);
     }
   }
@@ -320,7 +202,7 @@ function toBatchError(error: unknown, token: string): GitHubError {
 }
 
 /** A secondary limit the throttling plugin gave up waiting for is a wait, not a failure. */
-function unwrapPaceWait(error: unknown): unknown {
+function unwrapPaceWait(error: unknown, clock: Clock): unknown {
   if (
     error instanceof RequestError &&
     (error.status === 403 || error.status === 429) &&
@@ -329,7 +211,7 @@ function unwrapPaceWait(error: unknown): unknown {
     const retryAfter = Number(
       (error.response?.headers as Record<string, string | undefined>)?.['retry-after'],
     );
-    return new PaceWait(new Date(Date.now() + (Number.isFinite(retryAfter) ? retryAfter : 60) * 1000));
+    return new PaceWait(addMs(clock.now(), (Number.isFinite(retryAfter) ? retryAfter : 60) * 1000));
   }
   return error;
 }

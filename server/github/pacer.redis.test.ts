@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../lib/clock.ts';
 import { GitHubPacer, PaceWait } from './pacer.ts';
 
 /** Several instances share one pace per token through Redis (docs/architecture.md#github-pacing). */
@@ -22,8 +23,18 @@ describe.skipIf(!url)('GitHubPacer on Redis', () => {
   });
 
   it('two instances spend from one budget, and a pause on one holds the other', async () => {
-    const a = new GitHubPacer({ restPerMinute: 20, graphqlPointsPerMinute: 20, redis: first });
-    const b = new GitHubPacer({ restPerMinute: 20, graphqlPointsPerMinute: 20, redis: second });
+    const a = new GitHubPacer({
+      restPerMinute: 20,
+      graphqlPointsPerMinute: 20,
+      clock: systemClock,
+      redis: first,
+    });
+    const b = new GitHubPacer({
+      restPerMinute: 20,
+      graphqlPointsPerMinute: 20,
+      clock: systemClock,
+      redis: second,
+    });
     await a.take(token, 'rest', 1, soon());
     await b.take(token, 'rest', 1, soon());
     // Two per window in all: the third, on either instance, waits.
@@ -42,7 +53,12 @@ describe.skipIf(!url)('GitHubPacer on Redis', () => {
       lazyConnect: true,
       retryStrategy: () => null,
     });
-    const pacer = new GitHubPacer({ restPerMinute: 10, graphqlPointsPerMinute: 10, redis: gone });
+    const pacer = new GitHubPacer({
+      restPerMinute: 10,
+      graphqlPointsPerMinute: 10,
+      clock: systemClock,
+      redis: gone,
+    });
     await pacer.take('offline-token', 'rest', 1, soon());
     expect(
       await pacer.take('offline-token', 'rest', 1, soon()).catch((error: unknown) => error),

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../lib/clock.ts';
 import { GitHubPacer, PACE_WINDOW_S, PaceWait } from './pacer.ts';
 
 const soon = () => Date.now() + 100;
 
 describe('GitHubPacer (memory)', () => {
   it('lets a tenth of the per-minute pace leave per window, then says when the next turn is', async () => {
-    const pacer = new GitHubPacer({ restPerMinute: 30, graphqlPointsPerMinute: 20 });
+    const pacer = new GitHubPacer({ restPerMinute: 30, graphqlPointsPerMinute: 20, clock: systemClock });
     for (let i = 0; i < 3; i++) await pacer.take('token-a', 'rest', 1, soon());
     const before = Date.now();
     const wait = await pacer.take('token-a', 'rest', 1, soon()).catch((error: unknown) => error);
@@ -25,6 +26,7 @@ describe('GitHubPacer (memory)', () => {
     const pacer = new GitHubPacer({
       restPerMinute: 10,
       graphqlPointsPerMinute: 10,
+      clock: systemClock,
       // No real 6 s wait: "sleeping" replaces the spent window with a 10 ms one, as if it had ended.
       sleep: async (ms) => {
         slept = ms;
@@ -39,7 +41,7 @@ describe('GitHubPacer (memory)', () => {
   });
 
   it('a pause (a secondary-limit answer) stops REST and GraphQL for the token until it ends', async () => {
-    const pacer = new GitHubPacer({ restPerMinute: 800, graphqlPointsPerMinute: 1800 });
+    const pacer = new GitHubPacer({ restPerMinute: 800, graphqlPointsPerMinute: 1800, clock: systemClock });
     await pacer.pause('token', 5000);
     for (const kind of ['rest', 'graphql'] as const) {
       const wait = await pacer.take('token', kind, 1, soon()).catch((error: unknown) => error);

@@ -5,6 +5,7 @@ import { GitHubError, MESSAGES } from '../../server/github/github-error.ts';
 import { fetchRepositoriesWithGraphql } from '../../server/github/graphql-batch.ts';
 import { SharedQuota } from '../../server/github/quota.ts';
 import type { RepositorySnapshot } from '../../server/github/repository-snapshot.ts';
+import { systemClock } from '../../server/lib/clock.ts';
 import { type GitHubDouble, startGitHubDouble } from '../github-double/index.ts';
 import { signedInUser } from '../helpers/auth-factory.ts';
 import { createReposTestApp, repoPath, syncEverythingNow } from '../helpers/repos-app.ts';
@@ -63,6 +64,7 @@ describe.concurrent.each(Object.keys(FAULTS) as Fault[])('with %s', (fault) => {
         apiUrl: double.url,
         graphqlUrl: `${double.url}/graphql`,
         sharedQuota: new SharedQuota(),
+        clock: systemClock,
         timeoutMs: DEADLINE_MS,
       });
       // The stored state a sync starts from, read before the fault with time to spare (the
@@ -71,6 +73,7 @@ describe.concurrent.each(Object.keys(FAULTS) as Fault[])('with %s', (fault) => {
         apiUrl: double.url,
         graphqlUrl: `${double.url}/graphql`,
         sharedQuota: new SharedQuota(),
+        clock: systemClock,
       });
       stored = await patient.fetchRepository('vuejs/core', TOKEN);
       FAULTS[fault](double);
@@ -249,6 +252,7 @@ describe.skipIf(testDialect === 'postgres')('the answer size cap', () => {
         apiUrl: double.url,
         graphqlUrl: `${double.url}/graphql`,
         sharedQuota: new SharedQuota(),
+        clock: systemClock,
         timeoutMs: 5000,
       });
       const memoryBefore = process.memoryUsage().rss;

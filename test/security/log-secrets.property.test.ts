@@ -23,7 +23,8 @@ import { startSmtpSink } from '../helpers/smtp-sink.ts';
  * checked as well: never a hash, a sealed secret or the member's own secrets.
  *
  * Runs with SMTP configured, so the links can be read from the mails. Without `SMTP_URL` the
- * outbox transport logs the `.eml` file's path and never its link (server/mail/mailer.test.ts).
+ * outbox transport logs the `.eml` file's path and never its link
+ * (server/modules/messages/mail-transport.test.ts).
  */
 
 const RUNS = Number(process.env.LOG_SECRETS_RUNS ?? 3);

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
-import { createMailer } from '../../server/mail/mailer.ts';
-import { sendSlackMessage } from '../../server/notifications/slack-notifier.ts';
+import { createMailer } from '../../server/modules/messages/mail-transport.ts';
+import { sendSlackMessage } from '../../server/modules/messages/webhook-sender.ts';
 import { nextAddress, signedInUser } from '../helpers/auth-factory.ts';
 import {
   type SmtpFault,

@@ -14,8 +14,12 @@ import { AppError, badRequest, notFound } from '../../lib/app-error.ts';
 import { addSeconds, type Clock, isoNow } from '../../lib/clock.ts';
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 import { hashToken, randomToken } from '../../lib/secret-box.ts';
-import type { Mailer } from '../../mail/mailer.ts';
-import { passwordChangedMail, resetMail, verificationMail } from '../../mail/templates.ts';
+import {
+  type Mailer,
+  passwordChangedMail,
+  resetMail,
+  verificationMail,
+} from '../messages/messages.service.ts';
 import { ACCOUNT_MESSAGES, type AccountsService } from './accounts.service.ts';
 import {
   claimFirstAdmin,

@@ -205,7 +205,8 @@ export async function tagKeysOf(db: Db, repositoryIds: number[]): Promise<Map<nu
 
 // ---- the dispatcher's cursor ---------------------------------------------------------------
 
-export async function readCursor(db: Db, name: string): Promise<number> {
+/** The cursor's event id; `now` stamps the row when it has to be created. */
+export async function readCursor(db: Db, name: string, now: string): Promise<number> {
   const row = await db
     .selectFrom('notification_cursors')
     .select('event_id')
@@ -221,10 +222,10 @@ export async function readCursor(db: Db, name: string): Promise<number> {
   const start = Number(latest?.max_id ?? 0);
   await db
     .insertInto('notification_cursors')
-    .values({ name, event_id: start, updated_at: new Date().toISOString() })
+    .values({ name, event_id: start, updated_at: now })
     .onConflict((conflict) => conflict.column('name').doNothing())
     .execute();
-  return readCursor(db, name);
+  return readCursor(db, name, now);
 }
 
 /**

@@ -26,7 +26,7 @@ const BASE = '/auth/me/notifications';
  * Another member's ids answer 404, exactly like missing ones.
  */
 export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = app.services.notifications;
+  const service = app.services.notificationSettings;
   const route = { config: { access: 'user' as const } };
 
   app.get(

@@ -3,14 +3,19 @@ import type { NewEvent } from '../../../shared/schemas/activity.ts';
 import type { Channel, Delivery, Rule } from '../../../shared/schemas/notifications.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { createFakeClock } from '../../../test/helpers/fake-clock.ts';
+import { buildRepositoryRow } from '../../../test/helpers/repository-row.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { startWebhookSink } from '../../../test/helpers/webhook-sink.ts';
-import { claimScheduledRun } from '../../jobs/job-lease.ts';
-import { DIGEST_TICK_NAME, digestCadences, runScheduledDigest } from '../../jobs/notification-schedule.ts';
-import type { MailMessage } from '../../mail/mailer.ts';
-import { insertEvents } from '../activity/events.queries.ts';
 import { grantAccess, insertRepository } from '../../repository/repository.queries.ts';
-import { NOTIFY_DELIVER_JOB, NOTIFY_DIGEST_JOB } from './notifications.service.ts';
+import { insertEvents } from '../activity/events.queries.ts';
+import type { MailMessage } from '../messages/mail-transport.ts';
+import { CHANNEL_DELIVERY_JOB } from '../messages/messages.jobs.ts';
+import {
+  digestCadences,
+  NOTIFY_DIGEST_JOB,
+  NOTIFY_DISPATCH_JOB,
+  notificationJobs,
+} from './notifications.jobs.ts';
 
 /**
  * Notification rules end to end through the app (docs/product.md#notification-rules): the API
@@ -100,35 +105,20 @@ async function addRule(member: Member, body: object): Promise<Rule> {
 async function repository(name: string, options: { tags?: string; private?: boolean } = {}) {
   sequence += 1;
   const now = clock.now().toISOString();
-  return insertRepository(t.app.db, {
-    full_name: `${name}-${sequence}`,
-    github_id: 700_000 + sequence,
-    user_id: null,
-    name: `${name.split('/')[1]}-${sequence}`,
-    description: null,
-    url: `https://github.com/${name}-${sequence}`,
+  const row = buildRepositoryRow(`${name}-${sequence}`, 700_000 + sequence, {
     license: 'MIT',
-    topics: '',
     tags: options.tags ?? '',
-    notes: '',
     stars: 10,
     forks: 1,
-    issues: 0,
     commits: 5,
-    contributors: 1,
-    contributors_capped: 0,
     language: 'TypeScript',
-    archived: 0,
     private: options.private ? 1 : 0,
-    gone: 0,
-    default_branch: 'main',
     last_commit: now,
     last_synced: now,
-    recent_commits: '[]',
-    etags: '{}',
     created_at: now,
     updated_at: now,
   });
+  return insertRepository(t.app.db, row, new Date(clock.now().getTime() + 86_400_000));
 }
 
 function release(repositoryId: number, tag: string): NewEvent {
@@ -143,10 +133,11 @@ async function record(...events: NewEvent[]) {
   await insertEvents(t.app.db, events, clock.now().toISOString());
 }
 
-const service = () => t.app.services.notifications;
+const settings = () => t.app.services.notificationSettings;
+const engine = () => t.app.services.notificationDelivery;
 
 async function deliveries(member: Member): Promise<Delivery[]> {
-  return (await service().listDeliveries(member.id)).reverse();
+  return (await settings().listDeliveries(member.id)).reverse();
 }
 
 /** Waits until the member's deliveries are no longer pending (the worker runs them at once). */
@@ -277,7 +268,7 @@ describe('channels API', () => {
     const repo = await repository('acme/slacked');
     await addRule(member, { channel_id: channel.id, event_types: null, tags: null, cadence: 'instant' });
     await record(release(repo.id, 'v1.0.0'));
-    await service().dispatch();
+    await engine().dispatch();
     await settled(member, 1);
     const [message] = sink.received.filter((entry) => entry.path === '/services/T1/B1/notify');
     expect(message?.body.text).toBe(`${repo.full_name} published release v1.0.0`);
@@ -398,7 +389,7 @@ describe('dispatching', () => {
       { type: 'star_milestone', repository_id: tagged.id, data: { milestone: 1000, stars: 1004 } },
       release(untagged.id, 'v9.9.9'),
     );
-    const outcome = await service().dispatch();
+    const outcome = await engine().dispatch();
     expect(outcome.events).toBeGreaterThanOrEqual(4);
     const rows = await settled(member, 2);
     expect(rows.map((row) => [row.kind, row.status, row.summary])).toEqual([
@@ -418,7 +409,7 @@ describe('dispatching', () => {
     });
     expect(bodies()).toHaveLength(2);
     // The cursor moved on: dispatching again sends nothing twice.
-    await service().dispatch();
+    await engine().dispatch();
     expect((await deliveries(member)).length).toBe(2);
   });
 
@@ -440,7 +431,7 @@ describe('dispatching', () => {
       sinks.push(target);
     }
     await record(release(secret.id, 'v0.1.0'));
-    await service().dispatch();
+    await engine().dispatch();
     await settled(withAccess, 1);
     await settled(admin, 1);
     expect(await deliveries(without)).toEqual([]);
@@ -452,7 +443,7 @@ describe('dispatching', () => {
     await t.app.services.jobs.stop();
     try {
       await record(release(secret.id, 'v0.2.0'));
-      await service().dispatch();
+      await engine().dispatch();
       await t.app.db.deleteFrom('repository_access').where('repository_id', '=', secret.id).execute();
     } finally {
       t.app.services.jobs.start();
@@ -477,7 +468,7 @@ describe('dispatching', () => {
       repository_id: repo.id,
       data: { from: 'MIT', to: 'Apache-2.0' },
     });
-    await service().dispatch();
+    await engine().dispatch();
     await settled(member, 1);
     expect(bodies()[0]?.body).toEqual({
       content: `${repo.full_name} changed its licence from MIT to Apache-2.0`,
@@ -494,7 +485,7 @@ describe('dispatching', () => {
     await addRule(member, { channel_id: channel.id, event_types: ['gone'], tags: null, cadence: 'instant' });
     const repo = await repository('acme/vanished');
     await record({ type: 'gone', repository_id: repo.id, data: {} });
-    await service().dispatch();
+    await engine().dispatch();
     await settled(member, 1);
     await expect.poll(() => mails.find((mail) => mail.to === member.email.toLowerCase())).toBeTruthy();
     const mail = mails.find((entry) => entry.to === member.email.toLowerCase());
@@ -528,7 +519,7 @@ describe('digests', () => {
       { type: 'star_milestone', repository_id: first.id, data: { milestone: 5000, stars: 5010 } },
       { type: 'topics_changed', repository_id: second.id, data: { added: ['cli'], removed: ['old'] } },
     );
-    await service().dispatch();
+    await engine().dispatch();
     expect(await deliveries(member)).toEqual([]);
 
     // The tick is claimed once across instances; a Tuesday sends daily digests only.
@@ -536,9 +527,10 @@ describe('digests', () => {
     const tick = { runAt, until: new Date(runAt.getTime() + 86_400_000) };
     expect(digestCadences(runAt)).toEqual(['daily']);
     expect(digestCadences(new Date(2026, 10, 30, 8))).toEqual(['daily', 'weekly']);
-    const jobId = await runScheduledDigest(t.app, { holder: 'instance-a', ...tick });
+    const registry = t.app.services.registry;
+    const jobId = await registry.tick(NOTIFY_DIGEST_JOB.name, { holder: 'instance-a', ...tick });
     expect(jobId).toBeGreaterThan(0);
-    expect(await runScheduledDigest(t.app, { holder: 'instance-b', ...tick })).toBeNull();
+    expect(await registry.tick(NOTIFY_DIGEST_JOB.name, { holder: 'instance-b', ...tick })).toBeNull();
     await expect
       .poll(async () => {
         const job = await t.app.db
@@ -569,10 +561,10 @@ describe('digests', () => {
       [second.full_name, 2],
     ]);
     // Again: nothing is waiting any more, so no second message.
-    expect(await service().sendDigests(['daily'])).toBe(0);
+    expect(await engine().sendDigests(['daily'])).toBe(0);
     expect(weekly.bodies()).toHaveLength(0);
     // Monday's run sends the weekly one.
-    expect(await service().sendDigests(['daily', 'weekly'])).toBe(1);
+    expect(await engine().sendDigests(['daily', 'weekly'])).toBe(1);
     await settled(member, 2);
     expect(weekly.bodies()[0]?.body.text).toBe(
       'Repository Tracker weekly digest: 4 events in 2 repositories',
@@ -580,7 +572,7 @@ describe('digests', () => {
     const jobs = await t.app.db
       .selectFrom('jobs')
       .select('kind')
-      .where('kind', '=', NOTIFY_DIGEST_JOB)
+      .where('kind', '=', NOTIFY_DIGEST_JOB.name)
       .execute();
     expect(jobs).toHaveLength(1);
   });
@@ -599,7 +591,7 @@ describe('digests', () => {
       { type: 'stale', repository_id: repo.id, data: { last_commit: null, days: 181 } },
       { type: 'renamed', repository_id: repo.id, data: { from: 'acme/loud', to: repo.full_name } },
     );
-    await service().sendDigests(['weekly']);
+    await engine().sendDigests(['weekly']);
     await settled(member, 1);
     await expect.poll(() => mails.some((mail) => mail.to === member.email.toLowerCase())).toBe(true);
     const mail = mails.find((entry) => entry.to === member.email.toLowerCase());
@@ -622,13 +614,13 @@ describe('deliveries: retries and auto-disable', () => {
     sink.fail(503);
     try {
       await record(release(repo.id, 'v1'));
-      await service().dispatch();
+      await engine().dispatch();
       const [pending] = await deliveries(member);
       const jobOf = () =>
         t.app.db
           .selectFrom('jobs')
           .select(['status', 'attempts', 'run_at', 'lease_owner'])
-          .where('kind', '=', NOTIFY_DELIVER_JOB)
+          .where('kind', '=', CHANNEL_DELIVERY_JOB.name)
           .where('payload', '=', JSON.stringify({ delivery_id: pending?.id }))
           .executeTakeFirstOrThrow();
       for (let attempt = 1; attempt < 5; attempt += 1) {
@@ -652,7 +644,7 @@ describe('deliveries: retries and auto-disable', () => {
         attempts: 5,
         last_error: 'The webhook answered HTTP 503',
       });
-      const [state] = await service().listChannels(member.id);
+      const [state] = await settings().listChannels(member.id);
       expect(state).toMatchObject({
         enabled: false,
         failures: 5,
@@ -662,14 +654,14 @@ describe('deliveries: retries and auto-disable', () => {
       const job = await t.app.db
         .selectFrom('jobs')
         .select(['status', 'attempts'])
-        .where('kind', '=', NOTIFY_DELIVER_JOB)
+        .where('kind', '=', CHANNEL_DELIVERY_JOB.name)
         .where('payload', '=', JSON.stringify({ delivery_id: delivery?.id }))
         .executeTakeFirstOrThrow();
       expect(job).toEqual({ status: 'failed', attempts: 5 });
 
       // Turned off: new events make no deliveries for it.
       await record(release(repo.id, 'v2'));
-      await service().dispatch();
+      await engine().dispatch();
       expect(await deliveries(member)).toHaveLength(1);
     } finally {
       sink.fail(null);
@@ -677,7 +669,7 @@ describe('deliveries: retries and auto-disable', () => {
     const enabled = await call(member, 'POST', `/channels/${channel.id}/enable`);
     expect(enabled.json()).toMatchObject({ enabled: true, failures: 0, disabled_reason: null });
     await record(release(repo.id, 'v3'));
-    await service().dispatch();
+    await engine().dispatch();
     await settled(member, 2);
     expect(bodies().map((entry) => (entry.body as { text: string }).text)).toEqual([
       `${repo.full_name} published release v3`,
@@ -692,7 +684,7 @@ describe('deliveries: retries and auto-disable', () => {
     sink.fail(404);
     try {
       await record(release(repo.id, 'v1'));
-      await service().dispatch();
+      await engine().dispatch();
       const [delivery] = await settled(member, 1);
       expect(delivery).toMatchObject({
         status: 'failed',
@@ -702,7 +694,7 @@ describe('deliveries: retries and auto-disable', () => {
     } finally {
       sink.fail(null);
     }
-    const [state] = await service().listChannels(member.id);
+    const [state] = await settings().listChannels(member.id);
     expect(state).toMatchObject({ enabled: true, failures: 1, last_error: 'The webhook answered HTTP 404' });
   });
 });
@@ -733,7 +725,7 @@ describe('Send test', () => {
       ['test', 'failed'],
     ]);
     // A test is the member checking: it leaves the failure count alone.
-    expect((await service().listChannels(member.id))[0]?.failures).toBe(0);
+    expect((await settings().listChannels(member.id))[0]?.failures).toBe(0);
 
     const mail = await addChannel(member, { kind: 'email', name: 'Inbox' });
     expect((await call(member, 'POST', `/channels/${mail.id}/test`)).json()).toEqual({
@@ -763,15 +755,33 @@ describe('Send test', () => {
 });
 
 describe('schedule', () => {
-  it('claims each digest tick once across instances', async () => {
+  const runs = { dispatch: async () => ({ events: 0 }), sendDigests: async () => 0 };
+  const jobsWith = (schedule: string | null) =>
+    notificationJobs({ delivery: runs, clock, schedule, digestHour: 8, log: { info() {} } });
+
+  it('dispatches on NOTIFICATION_SCHEDULE and digests at DIGEST_HOUR; off stops both', () => {
+    const crons = (schedule: string | null) =>
+      Object.fromEntries(jobsWith(schedule).map((job) => [job.kind.name, job.schedule?.cron]));
+    expect(crons('*/2 * * * *')).toEqual({
+      [NOTIFY_DISPATCH_JOB.name]: '*/2 * * * *',
+      [NOTIFY_DIGEST_JOB.name]: '0 8 * * *',
+    });
+    expect(crons(null)).toEqual({ [NOTIFY_DISPATCH_JOB.name]: null, [NOTIFY_DIGEST_JOB.name]: null });
+  });
+
+  it('claims each dispatcher tick once across instances, and queues no run while one waits', async () => {
+    const registry = t.app.services.registry;
     const runAt = new Date('2030-01-07T08:00:00');
-    const until = new Date(runAt.getTime() + 86_400_000);
-    expect(await claimScheduledRun(t.app.db, { name: DIGEST_TICK_NAME, holder: 'a', runAt, until })).toBe(
-      true,
-    );
-    expect(await claimScheduledRun(t.app.db, { name: DIGEST_TICK_NAME, holder: 'b', runAt, until })).toBe(
-      false,
-    );
+    const until = new Date(runAt.getTime() + 60_000);
+    const next = { runAt: until, until: new Date(until.getTime() + 60_000) };
+    await t.app.services.jobs.stop();
+    try {
+      expect(await registry.tick(NOTIFY_DISPATCH_JOB.name, { holder: 'a', runAt, until })).toBeGreaterThan(0);
+      expect(await registry.tick(NOTIFY_DISPATCH_JOB.name, { holder: 'b', runAt, until })).toBeNull();
+      expect(await registry.tick(NOTIFY_DISPATCH_JOB.name, { holder: 'b', ...next })).toBe(0);
+    } finally {
+      t.app.services.jobs.start();
+    }
   });
 });
 
@@ -784,7 +794,7 @@ describe('recovery', () => {
     await t.app.services.jobs.stop();
     try {
       await record(release(repo.id, 'v1'), release(repo.id, 'v2'));
-      await service().dispatch();
+      await engine().dispatch();
       const [lost, died] = await deliveries(member);
       // A restore empties the job queue; a job cut off on its last attempt never wrote back.
       await t.app.db
@@ -797,9 +807,9 @@ describe('recovery', () => {
         .where('payload', '=', JSON.stringify({ delivery_id: died?.id }))
         .execute();
       // Not yet: a delivery is left alone for ten minutes.
-      expect((await service().dispatch()).recovered).toBe(0);
+      expect((await engine().dispatch()).recovered).toBe(0);
       clock.advance(11 * 60);
-      expect((await service().dispatch()).recovered).toBe(2);
+      expect((await engine().dispatch()).recovered).toBe(2);
     } finally {
       t.app.services.jobs.start();
     }

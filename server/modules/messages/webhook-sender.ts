@@ -2,16 +2,16 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { checkWebhookUrl, isBlockedAddress, type Resolver } from '../lib/outbound-guard.ts';
+import { checkWebhookUrl, isBlockedAddress, type Resolver } from '../../lib/outbound-guard.ts';
 
-export interface SlackSendResult {
+export interface WebhookSendResult {
   sent: boolean;
   error?: string;
   /** Worth another attempt later: no answer, a reset, a time-out, 429 or 5xx. */
   retryable?: boolean;
 }
 
-export interface SlackSendOptions {
+export interface WebhookSendOptions {
   allowedHosts: string[];
   /** The one deadline for the whole call (address check, connect, answer): it always settles by then. */
   timeoutMs: number;
@@ -53,8 +53,8 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
 export function sendSlackMessage(
   rawUrl: string,
   text: string,
-  options: SlackSendOptions,
-): Promise<SlackSendResult> {
+  options: WebhookSendOptions,
+): Promise<WebhookSendResult> {
   return sendWebhookJson(rawUrl, { text }, options);
 }
 
@@ -66,6 +66,13 @@ export interface WebhookService {
   label: string;
 }
 
+/** Who the outcome messages and the address guard name, per kind of webhook. */
+export const WEBHOOK_SERVICES = {
+  slack: { service: 'Slack', label: 'Slack webhook' },
+  discord: { service: 'Discord', label: 'Discord webhook' },
+  webhook: { service: 'The webhook', label: 'Webhook' },
+} as const satisfies Record<string, WebhookService>;
+
 /**
  * Posts one JSON body to a webhook with the Slack sender's guarantees (docs/security.md#e3):
  * the guard on the URL at send time, the guarded lookup at connect time, one deadline, no
@@ -75,9 +82,9 @@ export interface WebhookService {
 export async function sendWebhookJson(
   rawUrl: string,
   payload: unknown,
-  options: SlackSendOptions & { service?: WebhookService },
-): Promise<SlackSendResult> {
-  const { service, label } = options.service ?? { service: 'Slack', label: 'Slack webhook' };
+  options: WebhookSendOptions & { service?: WebhookService },
+): Promise<WebhookSendResult> {
+  const { service, label } = options.service ?? WEBHOOK_SERVICES.slack;
   const deadline = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
   let url: URL;
@@ -182,24 +189,4 @@ function post(url: URL, body: string, signal: AbortSignal): Promise<number> {
     else signal.addEventListener('abort', onAbort, { once: true });
     request.end(body);
   });
-}
-
-/**
- * "Added facebook/react (★ 230k)" style messages: one per add, one summary per batch
- * (docs/product.md#notifications).
- */
-export function addedMessage(
-  appName: string,
-  actor: string,
-  repositories: { id: string; url: string; stars: number }[],
-): string {
-  if (repositories.length === 1) {
-    const [repository] = repositories;
-    return `${actor} added <${repository?.url}|${repository?.id}> (★ ${repository?.stars}) to ${appName}.`;
-  }
-  const lines = repositories
-    .slice(0, 20)
-    .map((repository) => `• <${repository.url}|${repository.id}> (★ ${repository.stars})`);
-  const more = repositories.length > 20 ? `\n…and ${repositories.length - 20} more.` : '';
-  return `${actor} added ${repositories.length} repositories to ${appName}:\n${lines.join('\n')}${more}`;
 }

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRegistration, createUser, nextAddress } from '../../test/helpers/auth-factory.ts';
-import { createFakeClock } from '../../test/helpers/fake-clock.ts';
-import { startSmtpFaultServer } from '../../test/helpers/mail-webhook-faults.ts';
-import { startSmtpSink } from '../../test/helpers/smtp-sink.ts';
-import { createTestApp, type TestApp } from '../../test/helpers/test-app.ts';
-import { MAIL_JOB } from './queued-mailer.ts';
+import { buildRegistration, createUser, nextAddress } from '../../../test/helpers/auth-factory.ts';
+import { createFakeClock } from '../../../test/helpers/fake-clock.ts';
+import { startSmtpFaultServer } from '../../../test/helpers/mail-webhook-faults.ts';
+import { startSmtpSink } from '../../../test/helpers/smtp-sink.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { MAIL_JOB } from './messages.jobs.ts';
 
 /**
  * Mail leaves after the answer (issue 9, finding 5): with a mail server that never answers,
@@ -42,7 +42,7 @@ const post = (url: string, payload: object) =>
   t.app.inject({ method: 'POST', url, payload, remoteAddress: nextAddress() });
 
 const mailJobs = () =>
-  t.app.db.selectFrom('jobs').selectAll().where('kind', '=', MAIL_JOB).orderBy('id').execute();
+  t.app.db.selectFrom('jobs').selectAll().where('kind', '=', MAIL_JOB.name).orderBy('id').execute();
 
 describe('mail through the job queue', () => {
   it('answers before delivery while SMTP hangs, and delivers once SMTP works', async () => {

@@ -1,4 +1,4 @@
-import type { MailMessage } from './mailer.ts';
+import type { MailMessage } from './mail-transport.ts';
 
 const escapeHtml = (value: string) =>
   value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');

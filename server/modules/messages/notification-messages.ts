@@ -1,6 +1,6 @@
-import { type EventType, eventDataSchemas } from '../../shared/schemas/activity.ts';
-import { EVENT_TYPE_LABELS } from '../../shared/schemas/notifications.ts';
-import type { MailMessage } from '../mail/mailer.ts';
+import { type EventType, eventDataSchemas } from '../../../shared/schemas/activity.ts';
+import { EVENT_TYPE_LABELS } from '../../../shared/schemas/notifications.ts';
+import type { MailMessage } from './mail-transport.ts';
 
 /**
  * What a notification says, per channel (docs/product.md#notification-messages): one wording

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRegistration } from '../../test/helpers/auth-factory.ts';
-import { appLinkInMail } from '../../test/helpers/smtp-sink.ts';
-import { createTestApp, type TestApp } from '../../test/helpers/test-app.ts';
+import { buildRegistration } from '../../../test/helpers/auth-factory.ts';
+import { appLinkInMail } from '../../../test/helpers/smtp-sink.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
 const logLines: string[] = [];
 let t: TestApp;

@@ -3,7 +3,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
-import type { AppConfig } from '../config.ts';
+import type { AppConfig } from '../../config.ts';
+import { type Clock, isoNow, systemClock } from '../../lib/clock.ts';
 
 export interface MailMessage {
   to: string;
@@ -12,6 +13,7 @@ export interface MailMessage {
   html: string;
 }
 
+/** A mail transport: SMTP, the outbox, or a test's. Messages reach it through the mail job only. */
 export interface Mailer {
   /** Settles within the transport's deadline; `signal` may end it sooner. */
   send(message: MailMessage, options?: { signal?: AbortSignal }): Promise<void>;
@@ -23,7 +25,7 @@ export interface Mailer {
  * `DATA_DIR/outbox` and its path is logged, so a new instance works without a
  * mail server. The mail's link is never logged: it holds a one-time token (docs/security.md#c5).
  */
-export function createMailer(config: AppConfig, log: FastifyBaseLogger): Mailer {
+export function createMailer(config: AppConfig, log: FastifyBaseLogger, clock: Clock = systemClock): Mailer {
   const from = `"${config.appName.replaceAll('"', '')}" <${config.mailFrom}>`;
   if (config.smtpUrl) {
     const url = new URL(config.smtpUrl);
@@ -79,10 +81,7 @@ export function createMailer(config: AppConfig, log: FastifyBaseLogger): Mailer 
         html: message.html,
       });
       mkdirSync(outbox, { recursive: true, mode: 0o700 });
-      const file = join(
-        outbox,
-        `${new Date().toISOString().replaceAll(':', '-')}-${randomUUID().slice(0, 8)}.eml`,
-      );
+      const file = join(outbox, `${isoNow(clock).replaceAll(':', '-')}-${randomUUID().slice(0, 8)}.eml`);
       writeFileSync(file, info.message as Buffer, { mode: 0o600 });
       log.info(
         { mail_to: message.to, subject: message.subject, file },

@@ -1,5 +1,5 @@
+import { useCatalogueCounts } from '#web/catalogue/get-catalogue-counts.ts';
 import { useAuth } from '#web/lib/auth/auth-context.tsx';
-import { useCatalogueCounts } from '#web/lib/catalogue-counts-query.ts';
 
 /** The sidebar's badges (docs/product.md#app-shell); null hides a badge. */
 export interface SidebarCounts {

@@ -1,4 +1,4 @@
-import { CATALOGUE_KEY } from '#web/lib/catalogue-keys.ts';
+import { CATALOGUE_KEY } from '#web/catalogue/catalogue-keys.ts';
 
 /**
  * The activity's query keys, under the catalogue's prefix: an add, an update from GitHub or a

@@ -5,8 +5,8 @@ import {
   type ActivityQuery,
   activityPageSchema,
 } from '#shared/schemas/activity.ts';
+import { compactQuery } from '#web/catalogue/catalogue-keys.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
-import { compactQuery } from '#web/lib/repositories-query.ts';
 import { activityKeys } from './activity-keys.ts';
 
 /** What a screen filters by; the pages themselves are the query's business. */

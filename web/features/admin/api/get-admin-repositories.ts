@@ -5,8 +5,8 @@ import {
   catalogueSearchParams,
 } from '#shared/schemas/catalogue.ts';
 import type { RepositorySummary } from '#shared/schemas/repositories.ts';
+import { catalogueKeys } from '#web/catalogue/catalogue-keys.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
-import { catalogueKeys } from '#web/lib/catalogue-keys.ts';
 
 /** Rows per request of the admin list. */
 export const ADMIN_REPOSITORIES_PAGE = 50;

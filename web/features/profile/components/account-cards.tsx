@@ -1,9 +1,9 @@
 import { Badge, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { formatAccountAge, formatDate, formatDateTime } from '#shared/format.ts';
+import { useCatalogueCounts } from '#web/catalogue/get-catalogue-counts.ts';
 import { DetailList } from '#web/components/detail-list.tsx';
 import type { User } from '#web/lib/auth/user.ts';
-import { useCatalogueCounts } from '#web/lib/catalogue-counts-query.ts';
 
 function Stat({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { catalogueSearchParams } from '#shared/schemas/catalogue.ts';
+import type { RepositoryListQuery } from '#web/catalogue/get-repository-pages.ts';
 import { apiFetch } from '#web/lib/api-client.ts';
-import type { RepositoryListQuery } from '#web/lib/repositories-query.ts';
 
 /** `attachment; filename="repositories_2026-08-22.csv"` (or RFC 5987's filename*) → the name. */
 export function fileNameFromDisposition(header: string | null, fallback: string): string {

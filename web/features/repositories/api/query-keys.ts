@@ -1,4 +1,4 @@
-import { CATALOGUE_KEY } from '#web/lib/catalogue-keys.ts';
+import { CATALOGUE_KEY } from '#web/catalogue/catalogue-keys.ts';
 
 /**
  * The repositories feature's query keys. Everything starts with 'repositories', so a change

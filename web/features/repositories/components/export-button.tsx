@@ -1,9 +1,9 @@
 import { Button, Loader } from '@mantine/core';
 import { IconFileExport } from '@tabler/icons-react';
 import { MESSAGE_CLEAR_MS } from '#shared/constants.ts';
+import type { RepositoryListQuery } from '#web/catalogue/get-repository-pages.ts';
 import { isApiError } from '#web/lib/api-client.ts';
 import { useMessage } from '#web/lib/hooks/use-message.ts';
-import type { RepositoryListQuery } from '#web/lib/repositories-query.ts';
 import { readAccessToken } from '#web/lib/storage.ts';
 import { useExportRepositories } from '../api/export-repositories.ts';
 

@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { IconFilter } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useStats } from '#web/lib/catalogue-stats-query.ts';
+import { useStats } from '#web/catalogue/get-catalogue-stats.ts';
 import type { ListFilters } from '../lib/list-view.ts';
 
 type Tristate = 'any' | 'only' | 'hide';

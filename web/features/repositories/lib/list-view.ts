@@ -16,7 +16,7 @@ import {
   DEFAULT_CATALOGUE_SORT,
   defaultCatalogueOrder,
 } from '#shared/schemas/catalogue.ts';
-import type { RepositoryListQuery } from '#web/lib/repositories-query.ts';
+import type { RepositoryListQuery } from '#web/catalogue/get-repository-pages.ts';
 
 /** Every column the server sorts by; the table offers six of them. */
 export type SortKey = CatalogueSort;

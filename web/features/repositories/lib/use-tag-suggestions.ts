@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { NameCount, TagsResponse } from '#shared/schemas/catalogue.ts';
-import { tagsQueryOptions } from '#web/lib/tags-query.ts';
+import { tagsQueryOptions } from '#web/catalogue/get-tags.ts';
 
 const selectSuggestions = (answer: TagsResponse): NameCount[] => answer.suggestions;
 

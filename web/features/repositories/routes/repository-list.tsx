@@ -23,13 +23,13 @@ import {
 } from '#shared/constants.ts';
 import { encodeRouteId } from '#shared/route-id.ts';
 import type { RepositorySummary } from '#shared/schemas/repositories.ts';
+import { useRepositoryPages } from '#web/catalogue/get-repository-pages.ts';
 import { FilterChipRow } from '#web/components/filter-chip-row.tsx';
 import { InlineMessage } from '#web/components/inline-message.tsx';
 import { SectionError } from '#web/components/load-states.tsx';
 import { PageContainer } from '#web/components/page-container.tsx';
 import { describeError } from '#web/lib/api-errors.ts';
 import { useKeyboardShortcuts } from '#web/lib/keyboard.ts';
-import { useRepositoryPages } from '#web/lib/repositories-query.ts';
 import { ExportButton, useExport } from '../components/export-button.tsx';
 import { FilterMenu } from '../components/filter-menu.tsx';
 import { RepositoryCards } from '../components/repository-cards.tsx';

@@ -20,10 +20,10 @@ import {
   EVENT_TYPE_LABELS,
   type Rule,
 } from '#shared/schemas/notifications.ts';
+import { useTags } from '#web/catalogue/get-tags.ts';
 import { InlineMessage } from '#web/components/inline-message.tsx';
 import { describeError, fieldErrors } from '#web/lib/api-errors.ts';
 import { zodResolver } from '#web/lib/forms/zod-resolver.ts';
-import { useTags } from '#web/lib/tags-query.ts';
 import { useCreateNotificationRule } from '../api/create-notification-rule.ts';
 import { useUpdateNotificationRule } from '../api/update-notification-rule.ts';
 

@@ -22,12 +22,12 @@ import { SEARCH_DEBOUNCE_MS } from '#shared/constants.ts';
 import { formatAverage, formatCount } from '#shared/format.ts';
 import { type CatalogueStats, catalogueSearchParams } from '#shared/schemas/catalogue.ts';
 import { checkStarRange, EMPTY_FILTERS, INVALID_RANGE_HINT, type StatsFilters } from '#shared/stats.ts';
+import { type StatsQuery, useStats } from '#web/catalogue/get-catalogue-stats.ts';
 import { FilterChipRow } from '#web/components/filter-chip-row.tsx';
 import { SectionError, SectionLoader } from '#web/components/load-states.tsx';
 import { PageContainer } from '#web/components/page-container.tsx';
 import { StatCard } from '#web/components/stat-card.tsx';
 import { useAuth } from '#web/lib/auth/auth-context.tsx';
-import { type StatsQuery, useStats } from '#web/lib/catalogue-stats-query.ts';
 import classes from '../components/stats.module.css';
 import { filterChips, removeChip } from '../lib/filter-chips.ts';
 

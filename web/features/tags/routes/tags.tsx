@@ -4,11 +4,11 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { displayLicense, formatCount, formatStars } from '#shared/format.ts';
 import { encodeRouteId } from '#shared/route-id.ts';
 import type { NameCount } from '#shared/schemas/catalogue.ts';
+import { useRepositoryPages } from '#web/catalogue/get-repository-pages.ts';
+import { useTags } from '#web/catalogue/get-tags.ts';
 import { SectionError, SectionLoader } from '#web/components/load-states.tsx';
 import { PageContainer } from '#web/components/page-container.tsx';
 import { tagChipClass, tagChipStyle } from '#web/components/tag-chip.tsx';
-import { useRepositoryPages } from '#web/lib/repositories-query.ts';
-import { useTags } from '#web/lib/tags-query.ts';
 import classes from '../components/tag-link.module.css';
 
 export const LOAD_FAILED = 'Failed to load tags. Please try again.';

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { CatalogueCounts } from '#shared/schemas/catalogue.ts';
-import { apiRequest } from './api-client.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { catalogueKeys } from './catalogue-keys.ts';
 
 /**

@@ -1,4 +1,7 @@
 /**
+ * web/catalogue/ holds the catalogue reads several features share (the repository list's pages,
+ * tags, statistics, the sidebar's counts), one file per call; it imports no feature.
+ *
  * The catalogue's query keys (docs/product.md#catalogue-queries). Every read of the catalogue
  * — list pages, the sidebar counts, tag counts, statistics — sits under one prefix, itself under
  * the repositories feature's `['repositories']`, so a change (add, sync, save, delete) refreshes
@@ -17,3 +20,10 @@ export const catalogueKeys = {
   /** The admin dashboard's list of every repository. */
   admin: (query: object) => [...CATALOGUE_KEY, 'admin', query] as const,
 };
+
+/** Drops unset and empty values, so equal queries make equal keys. */
+export function compactQuery<T extends object>(query: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(query).filter(([, value]) => value !== undefined && value !== null && value !== ''),
+  ) as Partial<T>;
+}

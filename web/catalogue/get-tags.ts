@@ -5,9 +5,8 @@ import {
   type TagsResponse,
   tagsResponseSchema,
 } from '#shared/schemas/catalogue.ts';
-import { apiRequest } from './api-client.ts';
-import { catalogueKeys } from './catalogue-keys.ts';
-import { compactQuery } from './repositories-query.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { catalogueKeys, compactQuery } from './catalogue-keys.ts';
 
 /**
  * GET /tags: every tag over the visible repositories (matching `filters`) with its repository

@@ -5,9 +5,8 @@ import {
   catalogueSearchParams,
   catalogueStatsResponseSchema,
 } from '#shared/schemas/catalogue.ts';
-import { apiRequest } from './api-client.ts';
-import { catalogueKeys } from './catalogue-keys.ts';
-import { compactQuery } from './repositories-query.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { catalogueKeys, compactQuery } from './catalogue-keys.ts';
 
 /** The statistics screen's filters (and the list's filter menu, which reads the choices), as the call takes them. */
 export type StatsQuery = Omit<Partial<CatalogueFilters>, 'q'>;

@@ -6,8 +6,8 @@ import {
   type RepositoryPage,
   repositoryPageSchema,
 } from '#shared/schemas/catalogue.ts';
-import { apiRequest } from './api-client.ts';
-import { catalogueKeys } from './catalogue-keys.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { catalogueKeys, compactQuery } from './catalogue-keys.ts';
 
 /** What a screen asks the list for: filters and sort; the pages themselves are the query's business. */
 export type RepositoryListQuery = Omit<CatalogueListQuery, 'limit' | 'cursor'>;
@@ -24,13 +24,6 @@ export function getRepositoryPage(
 ): Promise<RepositoryPage> {
   const params = catalogueSearchParams({ ...query, limit: page.limit, cursor: page.cursor ?? undefined });
   return apiRequest(`/repositories/?${params}`, repositoryPageSchema, { signal });
-}
-
-/** Drops unset and empty values, so equal queries make equal keys. */
-export function compactQuery<T extends object>(query: T): Partial<T> {
-  return Object.fromEntries(
-    Object.entries(query).filter(([, value]) => value !== undefined && value !== null && value !== ''),
-  ) as Partial<T>;
 }
 
 export interface RepositoryPagesOptions {

@@ -154,18 +154,14 @@ async function queryChunk(
       response?: { headers?: Record<string, string> };
     };
     if (!(error instanceof GraphqlResponseError) && limited.data?.errors?.some(isRateLimitError)) {
-      const reset = Number(limited.response?.headers?.['x-ratelimit-reset']);
-      const resetAt = Number.isFinite(reset) ? dateAtMs(reset * 1000) : undefined;
-      throw new GitHubError('rate_limited', rateLimitMessage(resetAt, true), resetAt);
+      throw quotaSpent(limited.response?.headers?.['x-ratelimit-reset']);
     }
     // Partial answers: the aliases that resolved are in `data`, the others in `errors`.
     if (!(error instanceof GraphqlResponseError)) throw unwrapPaceWait(error, client.clock);
     data = (error.data ?? {}) as Record<string, GraphqlRepository | null>;
     errors = error.errors as GraphqlError[];
     if (errors.some(isRateLimitError)) {
-      const reset = Number((error.headers as Record<string, string | undefined>)['x-ratelimit-reset']);
-      const resetAt = Number.isFinite(reset) ? dateAtMs(reset * 1000) : undefined;
-      throw new GitHubError('rate_limited', rateLimitMessage(resetAt, true), resetAt);
+      throw quotaSpent((error.headers as Record<string, string | undefined>)['x-ratelimit-reset']);
     }
   }
   const answers = new Map<string, RepositorySnapshot | GitHubError>();
@@ -184,6 +180,13 @@ async function queryChunk(
     );
   });
   return answers;
+}
+
+/** The hour's GraphQL points are spent: a rate-limit error with GitHub's reset time when it gave one. */
+function quotaSpent(resetHeader: string | undefined): GitHubError {
+  const reset = Number(resetHeader);
+  const resetAt = Number.isFinite(reset) ? dateAtMs(reset * 1000) : undefined;
+  return new GitHubError('rate_limited', rateLimitMessage(resetAt, true), resetAt);
 }
 
 /** GitHub has spelled it RATE_LIMITED, RATE_LIMIT and code graphql_rate_limit over time. */

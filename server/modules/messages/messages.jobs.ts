@@ -72,7 +72,7 @@ export function addedSlackMessage(
 export interface MessageJobDeps {
   senders: {
     sendQueuedMail(payload: MailPayload, signal: AbortSignal): Promise<void>;
-    sendSlackMessage(payload: SlackMessagePayload, signal: AbortSignal): Promise<void>;
+    sendQueuedSlackMessage(payload: SlackMessagePayload, signal: AbortSignal): Promise<void>;
   };
   /** One attempt of a notification delivery (it records its outcome on the delivery and channel). */
   deliverToChannel(deliveryId: number, context: JobContext): Promise<void>;
@@ -95,7 +95,7 @@ export function messageJobs(deps: MessageJobDeps): JobDefinition[] {
     }),
     defineJob({
       kind: SLACK_MESSAGE_JOB,
-      run: (payload, { signal }) => deps.senders.sendSlackMessage(payload, signal),
+      run: (payload, { signal }) => deps.senders.sendQueuedSlackMessage(payload, signal),
       // Six attempts over about five minutes.
       retry: { maxAttempts: 6, timeoutMs: deps.webhookTimeoutMs + 1000 },
     }),

@@ -179,7 +179,7 @@ export class MessagesService {
    * 5xx; failed at once on what retrying can't fix (a refused URL, another 4xx, the webhook
    * removed). The job row keeps the outcome; no channel's failure count is touched.
    */
-  async sendSlackMessage(payload: SlackMessagePayload, signal: AbortSignal): Promise<void> {
+  async sendQueuedSlackMessage(payload: SlackMessagePayload, signal: AbortSignal): Promise<void> {
     let webhook: string | null;
     try {
       webhook = await this.#deps.readSlackWebhook(payload.user_id);

@@ -1,7 +1,5 @@
 import type { Kysely } from 'kysely';
-import { EVENT_TYPES, type EventType } from '../../../shared/schemas/activity.ts';
 import {
-  type Cadence,
   CHANNEL_KIND_LABELS,
   CHANNELS_PER_MEMBER_MAX,
   type Channel,
@@ -24,8 +22,16 @@ import { type Clock, isoNow } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { AccountsService } from '../auth/accounts.service.ts';
 import type { MessagesService } from '../messages/messages.service.ts';
-import { clip, messageInput, parseList, sendOverChannel, urlContext } from './notification-rows.ts';
-import type { ChannelRow, DeliveryRow, RuleRow } from './notifications.queries.ts';
+import {
+  presentChannel,
+  presentDelivery,
+  presentRule,
+  storedTags,
+  storedTypes,
+  urlHint,
+} from './notification-presenter.ts';
+import { clip, messageInput, sendOverChannel, urlContext } from './notification-rows.ts';
+import type { ChannelRow, RuleRow } from './notifications.queries.ts';
 import * as queries from './notifications.queries.ts';
 
 const CHANNEL_NOT_FOUND = 'Notification channel not found';
@@ -273,84 +279,4 @@ export class NotificationSettingsService {
     if (!channel || channel.user_id !== userId)
       throw badRequest('Choose one of your channels', { channel_id: 'Choose one of your channels' });
   }
-}
-
-/** Every type listed is the same as all: stored as null, so types added later are included. */
-function storedTypes(types: readonly EventType[] | null): string | null {
-  if (types === null) return null;
-  const unique = EVENT_TYPES.filter((type) => types.includes(type));
-  return unique.length === EVENT_TYPES.length ? null : JSON.stringify(unique);
-}
-
-/** Tags as the member spelled them, one per lower-cased key. */
-function storedTags(tags: readonly string[] | null): string | null {
-  if (tags === null) return null;
-  const seen = new Set<string>();
-  const kept: string[] = [];
-  for (const tag of tags.map((value) => value.trim())) {
-    const key = tag.toLowerCase();
-    if (!tag || seen.has(key)) continue;
-    seen.add(key);
-    kept.push(tag);
-  }
-  return JSON.stringify(kept);
-}
-
-/** The host and the last four characters: enough to recognise a URL, never enough to use it. */
-function urlHint(url: URL): string {
-  return `${url.host} …${url.href.slice(-4)}`;
-}
-
-function presentChannel(row: ChannelRow, user: UserRow): Channel {
-  const target =
-    row.kind === 'email'
-      ? user.email
-      : row.kind === 'slack'
-        ? user.slack_webhook_enc !== null
-          ? 'Your Slack webhook (GitHub Access)'
-          : null
-        : row.url_hint;
-  return {
-    id: row.id,
-    kind: row.kind,
-    name: row.name,
-    target,
-    enabled: row.enabled === 1,
-    failures: row.failures,
-    last_error: row.last_error,
-    disabled_reason: row.disabled_reason,
-    disabled_at: row.disabled_at,
-    last_sent_at: row.last_sent_at,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
-
-function presentRule(row: RuleRow): Rule {
-  return {
-    id: row.id,
-    channel_id: row.channel_id,
-    event_types: parseList(row.event_types) as EventType[] | null,
-    tags: parseList(row.tags),
-    cadence: row.cadence as Cadence,
-    enabled: row.enabled === 1,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
-
-function presentDelivery(row: DeliveryRow): Delivery {
-  return {
-    id: row.id,
-    channel_id: row.channel_id,
-    rule_id: row.rule_id,
-    kind: row.kind,
-    status: row.status,
-    event_count: row.event_count,
-    summary: row.summary,
-    attempts: row.attempts,
-    last_error: row.last_error,
-    created_at: row.created_at,
-    sent_at: row.sent_at,
-  };
 }

@@ -357,6 +357,26 @@ describe('deliveries: retries and auto-disable', () => {
     const [state] = await settings().listChannels(member.id);
     expect(state).toMatchObject({ enabled: true, failures: 1, last_error: 'The webhook answered HTTP 404' });
   });
+
+  it("never counts a failed add-time Slack message against the member's Slack channel", async () => {
+    const member = await signedInUser(t.app);
+    await t.app.services.me.setSlackWebhook(member.id, sink.url(`/services/T9/B9/added-${member.id}`));
+    const channel = await addChannel(member, { kind: 'slack', name: 'Slack' });
+    const job = (id: number) =>
+      t.app.db.selectFrom('jobs').select(['status', 'last_error']).where('id', '=', id).executeTakeFirst();
+    sink.fail(404);
+    try {
+      const id = await t.app.services.messages.queue({ kind: 'slack', userId: member.id, text: 'Added' });
+      await expect
+        .poll(() => job(id), { timeout: 5000, interval: 20 })
+        .toEqual({ status: 'failed', last_error: 'Slack answered HTTP 404' });
+    } finally {
+      sink.fail(null);
+    }
+    const [state] = await settings().listChannels(member.id);
+    expect(state).toMatchObject({ id: channel.id, enabled: true, failures: 0, last_error: null });
+    expect(await deliveries(member)).toEqual([]);
+  });
 });
 
 describe('schedule', () => {

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { createHashRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import { STORAGE_KEYS } from '#shared/constants.ts';
+import type { ErrorCode } from '#shared/schemas/errors.ts';
 import type { RepositorySummary } from '#shared/schemas/repositories.ts';
 import type { VersionResponse } from '#shared/schemas/system.ts';
 import { App } from '#web/app/app.tsx';
@@ -96,12 +97,34 @@ export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
   });
 }
 
+/** The `code` the server sends with each status (server/plugins/errors.ts). */
+const ERROR_CODES: Record<number, ErrorCode> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  502: 'bad_gateway',
+  503: 'service_unavailable',
+};
+
+/**
+ * An error answer with the API's body (docs/product.md#error-body): `code` as the server sends it
+ * with `status` (a 400 with `fields` is `validation_failed`), unless `extra` names another.
+ */
 export function errorResponse(
   status: number,
   message: string,
   extra: Record<string, unknown> = {},
 ): Response {
-  const code = status === 401 ? 'unauthorized' : status === 429 ? 'rate_limited' : 'bad_request';
+  const code =
+    status === 400
+      ? 'fields' in extra
+        ? 'validation_failed'
+        : 'bad_request'
+      : (ERROR_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request'));
   return jsonResponse({ message, code, ...extra }, { status });
 }
 

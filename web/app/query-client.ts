@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { isApiError } from '#web/lib/api-client.ts';
+import { describeApiError } from '#web/lib/api-errors.ts';
 
 /**
  * Retries once, quickly, only what may heal by itself: time-outs, network failures and 5xx, not
@@ -8,8 +8,8 @@ import { isApiError } from '#web/lib/api-client.ts';
  */
 function shouldRetry(failureCount: number, error: unknown): boolean {
   if (failureCount >= 1) return false;
-  if (!isApiError(error)) return true;
-  return error.status === 0 || error.status >= 500;
+  const { kind, transient } = describeApiError(error);
+  return kind === 'unexpected' || transient;
 }
 export const RETRY_DELAY_MS = 300;
 

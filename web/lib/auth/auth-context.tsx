@@ -11,7 +11,8 @@ import {
   useState,
 } from 'react';
 import { STORAGE_KEYS } from '#shared/constants.ts';
-import { isApiError, setUnauthorizedHandler } from '../api-client.ts';
+import { setUnauthorizedHandler } from '../api-client.ts';
+import { describeApiError } from '../api-errors.ts';
 import {
   clearSession,
   readAccessToken,
@@ -93,12 +94,13 @@ async function restoreSession(): Promise<RestoredSession> {
     writeJson(localStorage, STORAGE_KEYS.user, user);
     return { user, failed: false };
   } catch (error) {
-    if (isApiError(error) && (error.status === 0 || error.status >= 500)) {
+    const { kind, transient } = describeApiError(error);
+    if (transient) {
       const stored = readJson(localStorage, STORAGE_KEYS.user);
       if (isUser(stored)) return { user: stored, failed: true };
     }
     clearSession();
-    return { user: null, failed: !isApiError(error) || error.status === 0 || error.status >= 500 };
+    return { user: null, failed: kind === 'unexpected' || transient };
   }
 }
 

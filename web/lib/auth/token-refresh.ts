@@ -1,4 +1,5 @@
-import { ApiError, isApiError, type UnauthorizedHandler } from '../api-client.ts';
+import { ApiError, type UnauthorizedHandler } from '../api-client.ts';
+import { isTransientError } from '../api-errors.ts';
 import { readAccessToken, readRefreshToken, writeTokens } from '../storage.ts';
 
 /** The Web Locks name every tab of the app takes before it renews the tokens (docs/security.md#c3). */
@@ -55,11 +56,6 @@ export interface TokenRefresher {
 }
 
 const localStore: TokenStore = { readAccessToken, readRefreshToken, writeTokens };
-
-/** A time-out, a network failure or a 5xx says nothing about the session: keep it and report. */
-function isTransient(error: unknown): boolean {
-  return isApiError(error) && (error.status === 0 || error.status >= 500);
-}
 
 /** Short, one-way name for a refresh token: the marker must not expose the token itself. */
 async function fingerprint(token: string): Promise<string> {
@@ -162,7 +158,8 @@ export function createTokenRefresher(options: TokenRefresherOptions): TokenRefre
       await coordination.markRotated(refreshToken).catch(() => undefined);
       store.writeTokens({ accessToken: pair.access_token, refreshToken: pair.refresh_token });
     } catch (error) {
-      if (!isTransient(error)) options.onSessionExpired();
+      // A time-out, a network failure or a 5xx says nothing about the session: keep it and report.
+      if (!isTransientError(error)) options.onSessionExpired();
       throw error;
     }
   }
@@ -183,7 +180,7 @@ export function createTokenRefresher(options: TokenRefresherOptions): TokenRefre
       await renew(sentToken);
     } catch (error) {
       // The caller sees why: a network failure as such, anything else as its original 401.
-      throw isTransient(error) ? error : failed;
+      throw isTransientError(error) ? error : failed;
     }
     return retry();
   };

@@ -20,7 +20,6 @@ import type { Backup } from '#shared/schemas/admin.ts';
 import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { InlineMessage } from '#web/components/inline-message.tsx';
 import { SectionError } from '#web/components/load-states.tsx';
-import { isApiError } from '#web/lib/api-client.ts';
 import { describeError } from '#web/lib/api-errors.ts';
 import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { type BackupRequestKind, useCreateBackup } from '../api/create-backup.ts';
@@ -46,7 +45,7 @@ export function DatabasePanel({ onForbidden }: { onForbidden: () => void }) {
 
   /** A 403 means the caller is no admin any more: the denial screen, not a message. */
   function fail(error: unknown, text: (message: string) => string) {
-    if (isApiError(error) && error.status === 403) onForbidden();
+    if (isForbidden(error)) onForbidden();
     else showError(text(errorText(error)));
   }
 

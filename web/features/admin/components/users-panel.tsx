@@ -21,7 +21,7 @@ import { formatDate } from '#shared/format.ts';
 import type { AdminUser, AdminUserFlag, AdminUsersResponse } from '#shared/schemas/admin.ts';
 import { InlineMessage } from '#web/components/inline-message.tsx';
 import { SectionError } from '#web/components/load-states.tsx';
-import { isApiError } from '#web/lib/api-client.ts';
+import { describeApiError } from '#web/lib/api-errors.ts';
 import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { useUpdateAdminUser } from '../api/update-admin-user.ts';
 import { loadErrorMessage, toggleFailedMessage } from '../lib/admin-messages.ts';
@@ -78,13 +78,13 @@ export function UsersPanel(props: UsersPanelProps) {
     try {
       await update.mutateAsync({ id: user.id, flag, value });
     } catch (error) {
-      if (isApiError(error) && error.status === 403) {
+      const { kind, serverMessage } = describeApiError(error);
+      if (kind === 'forbidden') {
         onForbidden();
         return;
       }
       // The documented alert; a rule the server enforces (409: last admin, self) says which one.
-      const detail =
-        isApiError(error) && (error.status === 409 || error.status === 404) ? error.data?.message : null;
+      const detail = kind === 'conflict' || kind === 'not_found' ? serverMessage : null;
       failure.showError(
         <>
           <Text span inherit fw={700}>

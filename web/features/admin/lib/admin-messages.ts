@@ -1,5 +1,5 @@
 import type { AdminUserFlag } from '#shared/schemas/admin.ts';
-import { isApiError } from '#web/lib/api-client.ts';
+import { apiErrorKind } from '#web/lib/api-errors.ts';
 
 /**
  * The admin dashboard's texts (docs/product.md#admin-dashboard), in one place for the screens and their
@@ -12,7 +12,7 @@ export type AdminResource = 'statistics' | 'users' | 'repositories' | 'the sync 
 
 /** 500 or above names what failed to load; anything else is the general text. */
 export function loadErrorMessage(error: unknown, resource: AdminResource): string {
-  if (isApiError(error) && error.status >= 500) {
+  if (apiErrorKind(error) === 'unavailable') {
     return `Server error occurred while loading ${resource}. Please try again later.`;
   }
   return LOAD_FAILED_MESSAGE;
@@ -20,7 +20,7 @@ export function loadErrorMessage(error: unknown, resource: AdminResource): strin
 
 /** A 403 from an admin call shows the denial screen (not a sign-out). */
 export function isForbidden(error: unknown): boolean {
-  return isApiError(error) && error.status === 403;
+  return apiErrorKind(error) === 'forbidden';
 }
 
 /** How each flag reads in the alert 'Failed to update user {flag}. Please try again.' */

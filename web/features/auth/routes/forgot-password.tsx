@@ -5,8 +5,7 @@ import { Link } from 'react-router';
 import { RESET_LINK_HOURS } from '#shared/constants.ts';
 import { AuthCard } from '#web/components/auth-card.tsx';
 import { InlineMessage } from '#web/components/inline-message.tsx';
-import { isApiError } from '#web/lib/api-client.ts';
-import { describeError } from '#web/lib/api-errors.ts';
+import { describeApiError, describeError } from '#web/lib/api-errors.ts';
 import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { useForgotPassword } from '../api/forgot-password.ts';
 import { EmailRequestForm } from '../components/auth-screen.tsx';
@@ -14,7 +13,8 @@ import { AUTH_MESSAGES, tooManyResetRequests } from '../messages.ts';
 
 /** 429 in minutes, else the server's text or 'Failed to send password reset email'. */
 export function forgotErrorMessage(error: unknown): string {
-  if (isApiError(error) && error.status === 429) return tooManyResetRequests(error.data?.retry_after);
+  const { kind, retryAfter } = describeApiError(error);
+  if (kind === 'rate_limited') return tooManyResetRequests(retryAfter);
   return describeError(error, AUTH_MESSAGES.forgotFailed);
 }
 

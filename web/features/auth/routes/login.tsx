@@ -8,8 +8,7 @@ import { loginBodySchema } from '#shared/schemas/auth.ts';
 import { AuthCard } from '#web/components/auth-card.tsx';
 import { InlineMessage } from '#web/components/inline-message.tsx';
 import { PasswordField } from '#web/components/password-field.tsx';
-import { isApiError } from '#web/lib/api-client.ts';
-import { describeError } from '#web/lib/api-errors.ts';
+import { apiErrorKind, describeError } from '#web/lib/api-errors.ts';
 import { zodResolver } from '#web/lib/forms/zod-resolver.ts';
 import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { type LoginVariables, useLogin } from '../api/login.ts';
@@ -20,7 +19,8 @@ import { AUTH_MESSAGES } from '../messages.ts';
 function loginError(error: unknown): ReactNode {
   const text = describeError(error, AUTH_MESSAGES.loginFailed, { network: AUTH_MESSAGES.network });
   // An unverified account can ask for a new link right from here.
-  if (isApiError(error) && error.status === 403 && /verif/i.test(text)) {
+  // The server refuses an unverified and a deactivated account alike (403 `forbidden`): the text tells them apart.
+  if (apiErrorKind(error) === 'forbidden' && /verif/i.test(text)) {
     return (
       <>
         {text}{' '}

@@ -8,8 +8,7 @@ import { resetPasswordFieldSchema } from '#shared/schemas/auth.ts';
 import { AuthCard } from '#web/components/auth-card.tsx';
 import { InlineMessage } from '#web/components/inline-message.tsx';
 import { PasswordField } from '#web/components/password-field.tsx';
-import { isApiError } from '#web/lib/api-client.ts';
-import { describeError } from '#web/lib/api-errors.ts';
+import { apiErrorKind, describeApiError, describeError } from '#web/lib/api-errors.ts';
 import { confirmationCheck, zodResolver } from '#web/lib/forms/zod-resolver.ts';
 import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { useResetPassword } from '../api/reset-password.ts';
@@ -26,9 +25,9 @@ interface ResetValues {
 
 const resetFormSchema = z.object({ new_password: resetPasswordFieldSchema });
 
-/** A 4xx from the token check means the link is bad; anything else may heal on a retry. */
+/** A refusal (4xx) from the token check means the link is bad; anything else may heal on a retry. */
 function isLinkRejected(error: unknown): boolean {
-  return isApiError(error) && error.status >= 400 && error.status < 500;
+  return describeApiError(error).refused;
 }
 
 function InvalidLink({ message }: { message: string }) {
@@ -101,7 +100,8 @@ export default function ResetPasswordRoute() {
         },
         onError: (failure) =>
           showError(
-            isApiError(failure) && failure.status === 400 && /token/i.test(failure.message)
+            // The server's `bad_request` here is the used or expired token; a `validation` refusal names its field.
+            apiErrorKind(failure) === 'bad_request'
               ? AUTH_MESSAGES.resetInvalidToken
               : describeError(failure, AUTH_MESSAGES.resetFailed),
           ),

@@ -3,7 +3,7 @@ import { IconMailX } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { VERIFICATION_LINK_HOURS } from '#shared/constants.ts';
 import { verificationTokenSchema } from '#shared/schemas/auth.ts';
-import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { describeApiError } from '#web/lib/api-errors.ts';
 import { useVerifyEmail } from '../api/verify-email.ts';
 import {
   CheckingLink,
@@ -16,12 +16,22 @@ import { AUTH_MESSAGES } from '../messages.ts';
 
 /** The verification messages, by what went wrong (docs/product.md#verify-e-mail). */
 export function verifyErrorMessage(error: unknown): string {
-  if (!isApiError(error)) return AUTH_MESSAGES.verifyFallback;
-  if (error.status === 400) return AUTH_MESSAGES.verifyInvalid;
-  if (error.status === 404) return AUTH_MESSAGES.verifyNotFound;
-  if (error.status >= 500) return AUTH_MESSAGES.verifyServer;
-  if (error.status === 0 && error.message === NETWORK_ERROR_MESSAGE) return AUTH_MESSAGES.verifyNetwork;
-  return error.message || AUTH_MESSAGES.verifyFallback;
+  const { kind, message } = describeApiError(error);
+  switch (kind) {
+    case 'unexpected':
+      return AUTH_MESSAGES.verifyFallback;
+    case 'validation':
+    case 'bad_request':
+      return AUTH_MESSAGES.verifyInvalid;
+    case 'not_found':
+      return AUTH_MESSAGES.verifyNotFound;
+    case 'unavailable':
+      return AUTH_MESSAGES.verifyServer;
+    case 'network':
+      return AUTH_MESSAGES.verifyNetwork;
+    default:
+      return message || AUTH_MESSAGES.verifyFallback;
+  }
 }
 
 /** Present, and at least 10 characters. */

@@ -1,7 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { COMMITS_LOAD_TIMEOUT_MS, COMMITS_REQUESTED } from '#shared/constants.ts';
 import { commitsResponseSchema } from '#shared/schemas/repositories.ts';
-import { apiRequest, isApiError } from '#web/lib/api-client.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { describeApiError } from '#web/lib/api-errors.ts';
 import { repositoryKeys, repositoryPath } from './query-keys.ts';
 
 /** GET /repositories/{id}/commits/?limit=10 with its 10 s time-out; a bare array. */
@@ -26,11 +27,19 @@ export const COMMITS_LOGIN_MESSAGE = 'Please log in to view repository commits';
 
 /** The commit errors' texts: 'Failed to load commits: …' with its named variants. */
 export function describeCommitsError(error: unknown): string {
-  if (!isApiError(error)) return 'Failed to load commits: Invalid response format from server';
-  if (error.status === 401) return COMMITS_LOGIN_MESSAGE;
-  if (error.status === 0 && error.message === 'Request timeout')
-    return 'Failed to load commits: Connection timed out';
-  if (error.status === 404) return 'Failed to load commits: Repository not found in database';
-  if (error.status === 403) return "Failed to load commits: You don't have access to this repository";
-  return `Failed to load commits: ${error.message}`;
+  const { kind, message } = describeApiError(error);
+  switch (kind) {
+    case 'unexpected':
+      return 'Failed to load commits: Invalid response format from server';
+    case 'unauthorized':
+      return COMMITS_LOGIN_MESSAGE;
+    case 'timeout':
+      return 'Failed to load commits: Connection timed out';
+    case 'not_found':
+      return 'Failed to load commits: Repository not found in database';
+    case 'forbidden':
+      return "Failed to load commits: You don't have access to this repository";
+    default:
+      return `Failed to load commits: ${message}`;
+  }
 }

@@ -2,7 +2,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { REPOSITORY_LOAD_TIMEOUT_MS } from '#shared/constants.ts';
 import { type Repository, repositoryResponseSchema } from '#shared/schemas/repositories.ts';
-import { apiRequest, isApiError, TIMEOUT_MESSAGE } from '#web/lib/api-client.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { apiErrorKind } from '#web/lib/api-errors.ts';
 import { repositoryKeys, repositoryPath } from './query-keys.ts';
 
 export async function getRepository(
@@ -11,10 +12,6 @@ export async function getRepository(
 ): Promise<Repository> {
   const { repository } = await apiRequest(repositoryPath(fullName), repositoryResponseSchema, options);
   return repository;
-}
-
-export function isTimeout(error: unknown): boolean {
-  return isApiError(error) && error.status === 0 && error.message === TIMEOUT_MESSAGE;
 }
 
 /**
@@ -29,7 +26,7 @@ export function repositoryQueryOptions(fullName: string, onTimeout?: () => void)
       try {
         return await getRepository(fullName, { signal, timeoutMs: REPOSITORY_LOAD_TIMEOUT_MS });
       } catch (error) {
-        if (!isTimeout(error)) throw error;
+        if (apiErrorKind(error) !== 'timeout') throw error;
         onTimeout?.();
         return getRepository(fullName, { signal });
       }

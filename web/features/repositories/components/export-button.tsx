@@ -2,7 +2,7 @@ import { Button, Loader } from '@mantine/core';
 import { IconFileExport } from '@tabler/icons-react';
 import { MESSAGE_CLEAR_MS } from '#shared/constants.ts';
 import type { RepositoryListQuery } from '#web/catalogue/get-repository-pages.ts';
-import { isApiError } from '#web/lib/api-client.ts';
+import { apiErrorKind } from '#web/lib/api-errors.ts';
 import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { readAccessToken } from '#web/lib/storage.ts';
 import { useExportRepositories } from '../api/export-repositories.ts';
@@ -28,8 +28,7 @@ export function useExport() {
     }
     exporter.mutate(query, {
       onSuccess: () => showSuccess(EXPORT_STARTED),
-      onError: (error) =>
-        showError(isApiError(error) && error.status === 401 ? EXPORT_SIGN_IN : EXPORT_FAILED),
+      onError: (error) => showError(apiErrorKind(error) === 'unauthorized' ? EXPORT_SIGN_IN : EXPORT_FAILED),
     });
   };
 

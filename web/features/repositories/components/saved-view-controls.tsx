@@ -5,8 +5,7 @@ import { IconBookmark, IconChevronDown, IconDeviceFloppy, IconUsers } from '@tab
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { createSavedViewBodySchema, type SavedView } from '#shared/schemas/views.ts';
-import { isApiError } from '#web/lib/api-client.ts';
-import { describeError } from '#web/lib/api-errors.ts';
+import { describeApiError, describeError } from '#web/lib/api-errors.ts';
 import { zodResolver } from '#web/lib/forms/zod-resolver.ts';
 import {
   normaliseViewQuery,
@@ -154,9 +153,10 @@ function ViewForm({
         close();
       },
       onError: (error: unknown) => {
-        if (isApiError(error) && (error.status === 409 || error.status === 400))
-          form.setFieldError('name', error.message);
-        else form.setFieldError('name', describeError(error, 'Request failed'));
+        // A taken or refused name is the field's problem, in the server's words.
+        const { kind, message } = describeApiError(error);
+        const refusal = kind === 'conflict' || kind === 'validation' || kind === 'bad_request';
+        form.setFieldError('name', refusal ? message : describeError(error, 'Request failed'));
       },
     };
     if (view) update.mutate({ id: view.id, name }, done);

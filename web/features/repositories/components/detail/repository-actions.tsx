@@ -8,11 +8,10 @@ import { formatTime } from '#shared/format.ts';
 import type { Repository } from '#shared/schemas/repositories.ts';
 import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { InlineMessage } from '#web/components/inline-message.tsx';
-import { describeError } from '#web/lib/api-errors.ts';
+import { apiErrorKind, describeError } from '#web/lib/api-errors.ts';
 import { useAuth } from '#web/lib/auth/auth-context.tsx';
 import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { useDeleteRepository } from '../../api/delete-repository.ts';
-import { isTimeout } from '../../api/get-repository.ts';
 import { useSyncRepository } from '../../api/sync-repository.ts';
 import { showDeletedNotice } from '../deleted-notice.tsx';
 import tones from '../tones.module.css';
@@ -53,7 +52,7 @@ export function RepositoryActions({ repository }: { repository: Repository }) {
       },
       // A time-out continues with the local data.
       onError: (error) =>
-        isTimeout(error)
+        apiErrorKind(error) === 'timeout'
           ? show('info', UPDATE_TIMED_OUT, MESSAGE_CLEAR_MS.export)
           : show('error', `❌ Failed to update: ${describeError(error, 'Request failed')}`),
     });

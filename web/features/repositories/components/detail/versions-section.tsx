@@ -16,8 +16,7 @@ import { MESSAGE_CLEAR_MS } from '#shared/constants.ts';
 import { defaultVersionNumber, formatDate, formatDateTime, isoDay } from '#shared/format.ts';
 import { type Repository, type Version, versionBodySchema } from '#shared/schemas/repositories.ts';
 import { InlineMessage } from '#web/components/inline-message.tsx';
-import { isApiError } from '#web/lib/api-client.ts';
-import { describeError } from '#web/lib/api-errors.ts';
+import { describeApiError, describeError } from '#web/lib/api-errors.ts';
 import { zodResolver } from '#web/lib/forms/zod-resolver.ts';
 import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { useAddVersion } from '../../api/add-version.ts';
@@ -59,8 +58,8 @@ export function VersionsSection({ repository, versions }: { repository: Reposito
       },
       onError: (failure) => {
         // A taken number is the field's problem, said there ('Version v1.0 already exists.').
-        if (isApiError(failure) && failure.status === 409)
-          form.setFieldError('version_number', failure.message);
+        const { kind, message } = describeApiError(failure);
+        if (kind === 'conflict') form.setFieldError('version_number', message);
         else show('error', `❌ Failed to add version: ${describeError(failure, 'Request failed')}`);
       },
     });

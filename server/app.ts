@@ -7,29 +7,28 @@ import { BODY_LIMIT_BYTES } from '../shared/constants.ts';
 import type { AppConfig } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
 import { createGitHubClient, type PaceSettings } from './github/github-client.ts';
-import backupSchedule from './jobs/backup-schedule.ts';
-import historyBackfill from './jobs/history-backfill.ts';
-import notificationSchedule from './jobs/notification-schedule.ts';
-import repositorySync from './jobs/repository-sync.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { resolveGitCommit } from './lib/git-commit.ts';
 import type { Resolver } from './lib/outbound-guard.ts';
 import { openRedis } from './lib/redis-connection.ts';
 import { responseSerializerCompiler } from './lib/response-serializer.ts';
 import { resolveSecretKey } from './lib/secret-key.ts';
-import { createMailer, type Mailer } from './mail/mailer.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { backupRoutes } from './modules/backups/backups.routes.ts';
-import { healthRoutes } from './modules/system/system.routes.ts';
+import { bulkRoutes } from './modules/catalogue/bulk.routes.ts';
+import { catalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
+import { catalogueQueryRoutes } from './modules/catalogue-query/catalogue-query.routes.ts';
+import { discussionRoutes } from './modules/discussion/discussion.routes.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
+import { createMailer, type Mailer } from './modules/messages/mail-transport.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
 import { releasesRoutes } from './modules/releases/releases.routes.ts';
-import { bulkRoutes } from './modules/catalogue/bulk.routes.ts';
-import { catalogueRoutes } from './modules/catalogue-query/stats.routes.ts';
-import { reposRoutes } from './modules/catalogue/catalogue.routes.ts';
+import { syncRoutes } from './modules/sync/sync.routes.ts';
+import { systemRoutes } from './modules/system/system.routes.ts';
+import { versionsRoutes } from './modules/versions/versions.routes.ts';
 import { viewsRoutes } from './modules/views/views.routes.ts';
 import access from './plugins/access.ts';
 import auth from './plugins/auth.ts';
@@ -65,6 +64,25 @@ export interface BuildOptions {
   /** How long the star-history backfill waits after a member's GitHub call (2 s); tests shorten it. */
   historyQuietMs?: number;
 }
+
+/** The route modules, by capability (docs/architecture.md#modules); `system` takes options, above. */
+const MODULE_ROUTES = [
+  authRoutes,
+  meRoutes,
+  adminRoutes,
+  backupRoutes,
+  catalogueRoutes,
+  bulkRoutes,
+  catalogueQueryRoutes,
+  syncRoutes,
+  versionsRoutes,
+  discussionRoutes,
+  releasesRoutes,
+  historyRoutes,
+  activityRoutes,
+  notificationRoutes,
+  viewsRoutes,
+] as const;
 
 /** Redacted wherever they appear in a log line (docs/security.md#c5). */
 const REDACTED_PATHS = [
@@ -141,7 +159,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(compress, { threshold: 1024 });
   const handle = options.database ?? openDatabase(config);
   await app.register(database, { handle, closeOnShutdown: options.database === undefined });
-  const transport = options.mailer ?? createMailer(config, app.log);
+  const transport = options.mailer ?? createMailer(config, app.log, clock);
   // GitHub's pace is shared by every instance through Redis when there is one
   // (docs/architecture.md#github-pacing); the pacer counts in memory while it is unreachable.
   const paceRedis = config.redisUrl ? openRedis(config.redisUrl) : undefined;
@@ -174,11 +192,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // Mail in flight finishes (within its deadline) before the transport the app opened closes.
   await app.register(jobs, { afterStop: options.mailer ? undefined : () => transport.close() });
   await app.register(auth);
-  await app.register(repositorySync);
-  await app.register(historyBackfill);
   await app.register(openapi, { config, version: packageJson.version });
 
-  await app.register(healthRoutes, {
+  await app.register(systemRoutes, {
     appName: config.appName,
     apiVersion: packageJson.version,
     gitCommit: resolveGitCommit(config.gitCommit),
@@ -186,21 +202,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     github,
     poolStats: () => handle.poolStats?.() ?? null,
   });
-
-  await app.register(authRoutes);
-  await app.register(meRoutes);
-  await app.register(notificationRoutes);
-  await app.register(adminRoutes);
-  await app.register(backupRoutes);
-  await app.register(backupSchedule);
-  await app.register(notificationSchedule);
-  await app.register(reposRoutes);
-  await app.register(releasesRoutes);
-  await app.register(historyRoutes);
-  await app.register(catalogueRoutes);
-  await app.register(activityRoutes);
-  await app.register(viewsRoutes);
-  await app.register(bulkRoutes);
+  // Every module's routes, from one list (each file declares who may call each route).
+  for (const routes of MODULE_ROUTES) await app.register(routes);
 
   await app.register(webApp, { distDir: options.webDistDir });
   return app;

@@ -17,9 +17,9 @@ import { createGitHubClient } from './github/github-client.ts';
 import { AppError } from './lib/app-error.ts';
 import { systemClock } from './lib/clock.ts';
 import { resolveSecretKey } from './lib/secret-key.ts';
-import { createMailer } from './mail/mailer.ts';
 import { ACCOUNT_MESSAGES } from './modules/auth/accounts.service.ts';
 import { databaseHasData, RestoreError, restoreBackup } from './modules/backups/restore.ts';
+import { createMailer } from './modules/messages/mail-transport.ts';
 import { buildServices, type Services } from './services.ts';
 
 export const USAGE = `Usage: npm run cli -- <command> [options]

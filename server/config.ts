@@ -63,16 +63,10 @@ export const configSchema = z
     CORS_ORIGINS: commaList.default([]),
     REDIS_URL: urlWithProtocols(['redis:', 'rediss:'], 'must be redis://host:port').optional(),
     BACKUP_DIR: z.string().min(1).optional(),
-    BACKUP_SCHEDULE: z.string().min(1).default('0 3 * * *'),
+    // When automatic backups run (server local time); `off` disables them.
+    BACKUP_SCHEDULE: schedule('0 3 * * *'),
     // How often the sync engine wakes to take due repositories (every minute); `off` disables it.
-    SYNC_SCHEDULE: z
-      .string()
-      .min(1)
-      .default('* * * * *')
-      .refine(
-        (value) => value.trim().toLowerCase() === 'off' || isCronPattern(value),
-        'must be a cron pattern (e.g. "* * * * *") or off',
-      ),
+    SYNC_SCHEDULE: schedule('* * * * *'),
     // How often each repository is due for a refresh.
     SYNC_INTERVAL_HOURS: z.coerce
       .number()
@@ -104,14 +98,7 @@ export const configSchema = z
       .optional(),
     // When the notification dispatcher looks for new events to send (every minute); `off` stops
     // dispatching and digests (tests call them directly).
-    NOTIFICATION_SCHEDULE: z
-      .string()
-      .min(1)
-      .default('* * * * *')
-      .refine(
-        (value) => value.trim().toLowerCase() === 'off' || isCronPattern(value),
-        'must be a cron pattern (e.g. "* * * * *") or off',
-      ),
+    NOTIFICATION_SCHEDULE: schedule('* * * * *'),
     // The hour (server local time) daily digests go out, and weekly ones on Mondays.
     DIGEST_HOUR: z.coerce.number().int().min(0).max(23).default(8),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -168,6 +155,22 @@ export const configSchema = z
 
 export type AppConfig = z.output<typeof configSchema>;
 type ConfigInput = z.input<typeof configSchema>;
+
+/**
+ * A cron pattern, or `off`: the one place `off` is read. The value is the trimmed pattern, or
+ * null when the schedule is off (docs/architecture.md#background-work).
+ */
+function schedule(fallback: string) {
+  return z
+    .string()
+    .min(1)
+    .default(fallback)
+    .refine(
+      (value) => value.trim().toLowerCase() === 'off' || isCronPattern(value),
+      `must be a cron pattern (e.g. "${fallback}") or off`,
+    )
+    .transform((value): string | null => (value.trim().toLowerCase() === 'off' ? null : value.trim()));
+}
 
 function isCronPattern(value: string): boolean {
   try {

@@ -173,6 +173,7 @@ describe.skipIf(!onPostgres)('PostgreSQL connections cut while requests run', ()
     await insertRepository(
       t.app.db,
       buildRepositoryRow(repository, 424_242, { user_id: member.id, last_commit: now, last_synced: now }),
+      new Date(Date.now() + 86_400_000),
     );
   });
 

@@ -13,9 +13,9 @@ import {
   type ScratchDatabase,
 } from '../test/helpers/test-database.ts';
 import { migrations } from './db/migrations/index.ts';
-import { BACKUP_JOB_NAME } from './jobs/backup-schedule.ts';
 import { hashPassword } from './lib/passwords.ts';
-import { SYNC_DUE_JOB } from './modules/sync/sync.jobs.ts';
+import { autoBackupJob } from './modules/backups/backups.jobs.ts';
+import { syncDueJob } from './modules/sync/sync.service.ts';
 
 /**
  * Several instances behind a proxy (docs/operations.md#several-instances): two real app processes
@@ -345,7 +345,7 @@ describe.skipIf(!redisUrl || !pgAvailable)(
       const syncRuns = await database.handle.db
         .selectFrom('jobs')
         .select('created_at')
-        .where('kind', '=', SYNC_DUE_JOB)
+        .where('kind', '=', syncDueJob.name)
         .orderBy('created_at')
         .execute();
       for (const [what, rows] of [
@@ -367,7 +367,7 @@ describe.skipIf(!redisUrl || !pgAvailable)(
       // wins a tick is a race: over a few ticks one may win them all).
       expect(a.output() + b.output()).toContain('another instance took this run');
       for (const instance of [a, b]) {
-        expect(instance.output(), instance.name).toContain(`"job":"${BACKUP_JOB_NAME}"`);
+        expect(instance.output(), instance.name).toContain(`"job":"${autoBackupJob.name}"`);
       }
     }, 20_000);
 

@@ -1,37 +1,45 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import { ChangeBus } from './changes/catalogue-changes.ts';
 import type { AppConfig } from './config.ts';
 import type { Dialect } from './db/database.ts';
 import type { Database } from './db/schema.ts';
 import type { GitHubClient } from './github/github-client.ts';
 import { JobQueue } from './jobs/job-queue.ts';
+import { JobRegistry } from './jobs/job-registry.ts';
 import type { Clock } from './lib/clock.ts';
 import type { Resolver } from './lib/outbound-guard.ts';
 import { SecretBox } from './lib/secret-box.ts';
-import type { Mailer } from './mail/mailer.ts';
-import { createQueuedMailer } from './mail/queued-mailer.ts';
 import { ActivityService } from './modules/activity/activity.service.ts';
-import { insertEvents } from './modules/activity/events.queries.ts';
+import { ActivityRecorder } from './modules/activity/activity-recorder.service.ts';
 import { AdminService } from './modules/admin/admin.service.ts';
 import { AccountsService } from './modules/auth/accounts.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { TokenService } from './modules/auth/tokens.service.ts';
+import { backupJobs } from './modules/backups/backups.jobs.ts';
 import { BackupService } from './modules/backups/backups.service.ts';
-import { HistoryService } from './modules/history/history.service.ts';
-import { registerHistoryJobs } from './modules/history/history-jobs.ts';
-import { MeService } from './modules/me/me.service.ts';
-import { registerNotificationJobs } from './modules/notifications/notification-jobs.ts';
-import { NotificationsService } from './modules/notifications/notifications.service.ts';
-import { ReleasesService } from './modules/releases/releases.service.ts';
+import { RepositoryAdder } from './modules/catalogue/add-repository.service.ts';
 import { BulkService } from './modules/catalogue/bulk.service.ts';
+import { catalogueJobs } from './modules/catalogue/catalogue.jobs.ts';
 import { CatalogueService } from './modules/catalogue/catalogue.service.ts';
 import { CatalogueQueryService } from './modules/catalogue-query/catalogue-query.service.ts';
-import { registerImportJobs } from './modules/catalogue/import.jobs.ts';
+import { DiscussionService } from './modules/discussion/discussion.service.ts';
+import { historyJobs } from './modules/history/history.jobs.ts';
+import { HistoryService } from './modules/history/history.service.ts';
+import { MeService } from './modules/me/me.service.ts';
+import type { Mailer } from './modules/messages/mail-transport.ts';
+import { messageJobs } from './modules/messages/messages.jobs.ts';
+import { MessagesService } from './modules/messages/messages.service.ts';
+import { NotificationDeliveryService } from './modules/notifications/notification-delivery.service.ts';
+import { NotificationSettingsService } from './modules/notifications/notification-settings.service.ts';
+import { notificationJobs } from './modules/notifications/notifications.jobs.ts';
+import { ReleasesService } from './modules/releases/releases.service.ts';
+import { GitHubDataWriter } from './modules/sync/github-data-writer.service.ts';
+import { syncJobs } from './modules/sync/sync.jobs.ts';
 import { RepositorySyncService } from './modules/sync/sync.service.ts';
-import { registerSyncJobs } from './modules/sync/sync.jobs.ts';
+import { SyncEngine } from './modules/sync/sync-engine.service.ts';
 import { VersionsService } from './modules/versions/versions.service.ts';
 import { SavedViewsService } from './modules/views/views.service.ts';
-import { registerSlackMessageJob } from './notifications/slack-jobs.ts';
 
 export interface ServiceDeps {
   db: Kysely<Database>;
@@ -62,6 +70,8 @@ export type Services = ReturnType<typeof buildServices>;
 export function buildServices(deps: ServiceDeps) {
   const { db, dialect, clock, config, github, log } = deps;
   const box = new SecretBox(deps.secretKey);
+
+  // ---- background work and the catalogue bus ----------------------------------------------
   const jobs = new JobQueue({
     db,
     dialect,
@@ -69,106 +79,187 @@ export function buildServices(deps: ServiceDeps) {
     log: log.child({ component: 'jobs' }),
     pollMs: config.jobPollMs,
   });
-  // Every mail goes through the job queue: answers never wait for the mail server.
-  const mailer = createQueuedMailer(jobs, deps.mailer, box, { timeoutMs: config.smtpTimeoutMs });
+  const registry = new JobRegistry({ queue: jobs, db, clock, log: log.child({ component: 'jobs' }) });
+  const changes = new ChangeBus(log.child({ component: 'changes' }));
+
+  // ---- accounts and messages --------------------------------------------------------------
   const tokens = new TokenService(db, deps.secretKey, clock);
   const accounts = new AccountsService({ db, clock, quota: github.sharedQuota });
-  const auth = new AuthService({ db, tokens, accounts, mailer, clock, config, log });
-  const me = new MeService({
-    db,
-    clock,
+  const me = new MeService({ db, clock, box, accounts, config, resolve: deps.resolve, log });
+  // Every outgoing message (mail, the add-time Slack message, notification deliveries) leaves
+  // from the job queue: answers never wait for a mail server or a webhook.
+  const messages = new MessagesService({
+    jobs,
+    transport: deps.mailer,
     box,
-    accounts,
-    // Removing a token ends the private visibility it proved, in the same transaction. The
-    // catalogue reads members' tokens through `me`, so it is built after it.
-    repositoryAccess: { revokeAll: (userId, trx) => catalogue.revokeAllAccess(userId, trx) },
     config,
+    readSlackWebhook: (userId) => me.readSlackWebhook(userId),
     resolve: deps.resolve,
   });
-  // Releases become versions inside the catalogue's writes; settings follow its visibility rule.
+  const auth = new AuthService({ db, tokens, accounts, mailer: messages.mailer, clock, config, log });
+
+  // ---- the catalogue: reading, writing, refreshing ----------------------------------------
+  const discussion = new DiscussionService({ db, clock });
+  const versions = new VersionsService({ db, clock });
+  const activityRecorder = new ActivityRecorder({ clock, staleAfterDays: config.staleAfterDays });
   const releases = new ReleasesService({
     db,
     clock,
-    resolve: (viewer, fullName) => catalogue.resolve(viewer, fullName),
-    recordEvents: insertEvents,
+    recordEvents: (trx, events, now) => activityRecorder.record(trx, events, now),
   });
-  const catalogue = new CatalogueService({
+  const catalogueQuery = new CatalogueQueryService({
+    db,
+    clock,
+    details: {
+      commentsOf: (id) => discussion.commentsOf(id),
+      versionsOf: (id) => versions.versionsOf(id),
+      tracking: (id) => releases.tracking(id),
+    },
+  });
+  const writer = new GitHubDataWriter({
     db,
     github,
     me,
     jobs,
     clock,
-    config,
-    log,
-    // Each add starts the star-history backfill; `history` is built below, from the catalogue.
-    history: { added: () => history.added() },
-    releases,
+    changes,
+    syncIntervalHours: config.syncIntervalHours,
   });
-  registerImportJobs(jobs, catalogue);
-  registerSlackMessageJob(jobs, {
-    readWebhook: (userId) => me.readSlackWebhook(userId),
-    allowedHosts: config.webhookAllowedHosts,
-    timeoutMs: config.webhookTimeoutMs,
-    resolve: deps.resolve,
+  const engine = new SyncEngine({
+    db,
+    github,
+    writer,
+    me,
+    jobs,
+    clock,
+    leaseMs: config.syncLeaseMs,
+    releases,
   });
   const sync = new RepositorySyncService({
     db,
     github,
-    catalogue,
-    jobs,
+    writer,
+    engine,
+    me,
+    catalogueQuery,
     clock,
     schedule: config.syncSchedule,
-    leaseMs: config.syncLeaseMs,
-    releases,
+    registry,
   });
-  registerSyncJobs(jobs, sync, log.child({ component: 'sync' }));
+  const adder = new RepositoryAdder({ db, github, jobs, clock, changes, writer, log });
+  const catalogue = new CatalogueService({
+    db,
+    github,
+    adder,
+    me,
+    catalogueQuery,
+    changes,
+    jobs,
+    clock,
+    config,
+  });
   const history = new HistoryService({
     db,
     github,
-    catalogue,
+    me,
     jobs,
     clock,
     automatic: config.historyBackfill,
-    syncScheduled: config.syncSchedule.trim().toLowerCase() !== 'off',
+    syncScheduled: config.syncSchedule !== null,
     quietMs: deps.historyQuietMs,
     log: log.child({ component: 'history' }),
   });
-  registerHistoryJobs(jobs, history, log.child({ component: 'history' }));
-  // Rules, channels and deliveries; visibility at send time is the catalogue's own rule.
-  const notifications = new NotificationsService({
+
+  // ---- who listens to catalogue changes (docs/architecture.md#catalogue-changes) -----------
+  // Inside the change's transaction, in this order:
+  changes.on('repository.added', (change, trx) => writer.countWhenPending(change, trx));
+  changes.on('repository.added', (change, trx) => history.recordDay(change, trx));
+  changes.on('repository.added', (change, trx) => releases.added(change, trx));
+  changes.on('repository.added', (change, trx) => activityRecorder.added(change, trx));
+  changes.on('repository.synced', (change, trx) => history.recordDay(change, trx));
+  changes.on('repository.synced', (change, trx) => releases.synced(change, trx));
+  changes.on('repository.synced', (change, trx) => activityRecorder.synced(change, trx));
+  // After the commit:
+  changes.afterCommit('repository.added', () => history.added());
+
+  // ---- notifications ------------------------------------------------------------------------
+  // Channels and rules as members set them; the engine that matches events and delivers
+  // (visibility at send time is the access policy's), sending through the messages pipeline.
+  const notificationSettings = new NotificationSettingsService({
     db,
     clock,
     box,
     config,
-    jobs,
-    mailer,
+    messages,
     accounts,
-    me,
-    catalogue,
-    resolve: deps.resolve,
   });
-  registerNotificationJobs(jobs, notifications, {
-    webhookTimeoutMs: config.webhookTimeoutMs,
-    log: log.child({ component: 'notifications' }),
+  const notificationDelivery = new NotificationDeliveryService({
+    db,
+    clock,
+    box,
+    config,
+    messages,
+    accounts,
   });
+
+  const backups = new BackupService({ db, dialect, clock, dir: config.backupDir, log });
+
+  // ---- every module's background work, registered once -------------------------------------
+  registry.add(
+    ...messageJobs({
+      senders: messages,
+      deliverToChannel: (deliveryId, context) => notificationDelivery.deliver(deliveryId, context),
+      smtpTimeoutMs: config.smtpTimeoutMs,
+      webhookTimeoutMs: config.webhookTimeoutMs,
+    }),
+    ...notificationJobs({
+      delivery: notificationDelivery,
+      clock,
+      schedule: config.notificationSchedule,
+      digestHour: config.digestHour,
+      log: log.child({ component: 'notifications' }),
+    }),
+    ...syncJobs({
+      sync,
+      writer,
+      owner: jobs.owner,
+      clock,
+      schedule: config.syncSchedule,
+      log: log.child({ component: 'sync' }),
+    }),
+    ...historyJobs({
+      history,
+      owner: jobs.owner,
+      clock,
+      schedule: config.syncSchedule,
+      log: log.child({ component: 'history' }),
+    }),
+    ...catalogueJobs({ catalogue, clock }),
+    ...backupJobs({ backups, schedule: config.backupSchedule, log: log.child({ component: 'backups' }) }),
+  );
+
   return {
     jobs,
-    mailer,
+    registry,
+    changes,
+    messages,
     tokens,
     accounts,
     auth,
     me,
     admin: new AdminService({ db, dialect, clock, accounts }),
-    backups: new BackupService({ db, dialect, clock, dir: config.backupDir, log }),
+    backups,
     catalogue,
-    catalogueQuery: new CatalogueQueryService({ db, clock }),
+    catalogueQuery,
     sync,
     releases,
     history,
-    notifications,
-    versions: new VersionsService({ db, catalogue, clock }),
+    discussion,
+    versions,
+    notificationSettings,
+    notificationDelivery,
     savedViews: new SavedViewsService({ db, clock }),
     bulk: new BulkService({ db, catalogue, jobs, clock }),
-    activity: new ActivityService({ db, catalogue, clock, config }),
+    activity: new ActivityService({ db, clock, config }),
   };
 }

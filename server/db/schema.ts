@@ -394,3 +394,18 @@ export interface Database {
   jobs: JobsTable;
   audit_log: AuditLogTable;
 }
+
+// ---- row types: what a query reads, named once beside the tables they come from ----------------
+
+export type RepositoryRow = Selectable<RepositoriesTable>;
+/**
+ * A repository as lists, pages and exports read it: every column but the stored recent commits
+ * and ETags (kilobytes a row that only the detail screen and the sync engine need), with its
+ * comment and version counts.
+ */
+export type RepositoryListRow = Omit<RepositoryRow, 'recent_commits' | 'etags'> & {
+  comment_count: number;
+  version_count: number;
+};
+/** The detail screen's row: a list row with its recent commits. */
+export type RepositoryDetailRow = RepositoryListRow & { recent_commits: string };

@@ -159,3 +159,66 @@ export async function countWaitingJobs(db: Db, kind: string, now: Date): Promise
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/** Per kind: jobs waiting for a worker, running under a live lease, and failed for good since `since`. */
+export async function summarizeJobsByKind(
+  db: Db,
+  now: Date,
+  since: Date,
+): Promise<{ kind: string; waiting: number; running: number; failed: number }[]> {
+  const at = now.toISOString();
+  const rows = await db
+    .selectFrom('jobs')
+    .select((eb) => [
+      'kind',
+      eb.fn
+        .sum<number | string>(
+          eb
+            .case()
+            .when(
+              eb.and([
+                eb('status', '=', 'pending'),
+                eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', at)]),
+              ]),
+            )
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('waiting'),
+      eb.fn
+        .sum<number | string>(
+          eb
+            .case()
+            .when(eb.and([eb('status', '=', 'pending'), eb('lease_until', '>=', at)]))
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('running'),
+      eb.fn
+        .sum<number | string>(
+          eb
+            .case()
+            .when(eb.and([eb('status', '=', 'failed'), eb('finished_at', '>=', since.toISOString())]))
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('failed'),
+    ])
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'pending'),
+        eb.and([eb('status', '=', 'failed'), eb('finished_at', '>=', since.toISOString())]),
+      ]),
+    )
+    .groupBy('kind')
+    .execute();
+  return rows.map((row) => ({
+    kind: row.kind,
+    waiting: Number(row.waiting ?? 0),
+    running: Number(row.running ?? 0),
+    failed: Number(row.failed ?? 0),
+  }));
+}

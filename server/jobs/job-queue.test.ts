@@ -3,12 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createFakeClock } from '../../test/helpers/fake-clock.ts';
 import { createTestDatabase, testDialect } from '../../test/helpers/test-database.ts';
 import { type DatabaseHandle, openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
+import { defineJob, type JobContext, type JobKindOptions, jobKind } from './job-definition.ts';
 import { claimDueJobs } from './job-queue.queries.ts';
 import {
   JobQueue,
@@ -65,6 +67,21 @@ beforeEach(async () => {
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
+/** A kind whose payload any JSON value passes: these tests are about the queue, not payloads. */
+const kind = (name: string) => jobKind(name, z.unknown());
+
+/** Handles `name` on `queue` (a definition with `run` and `retry`). */
+function on<P>(
+  queue: JobQueue,
+  name: string,
+  run: (payload: P, context: JobContext) => Promise<void>,
+  retry?: JobKindOptions,
+) {
+  queue.register(
+    defineJob({ kind: kind(name), run: (payload, context) => run(payload as P, context), retry }),
+  );
+}
+
 function queueOn(handle: DatabaseHandle, options: Partial<JobQueueOptions> & { clock?: Clock } = {}) {
   return new JobQueue({
     db: handle.db,
@@ -97,14 +114,14 @@ describe('claims', () => {
     const runs: { owner: string; n: number }[] = [];
     const workers = ['a', 'b'].map((owner) => {
       const queue = queueOn(connect(), { clock, owner, concurrency: 3 });
-      queue.register<{ n: number }>('count', async ({ n }) => {
+      on<{ n: number }>(queue, 'count', async ({ n }) => {
         runs.push({ owner, n });
         await sleep(2 + (n % 5));
       });
       return queue;
     });
     const producer = queueOn(main, { clock });
-    for (let n = 0; n < 60; n++) await producer.enqueue('count', { n });
+    for (let n = 0; n < 60; n++) await producer.enqueue(kind('count'), { n });
 
     for (const worker of workers) worker.start();
     try {
@@ -123,7 +140,7 @@ describe('claims', () => {
   it('never hand one due job to two claims racing for it', async () => {
     const clock = createFakeClock();
     const producer = queueOn(main, { clock });
-    for (let round = 0; round < 20; round++) await producer.enqueue('race', { round });
+    for (let round = 0; round < 20; round++) await producer.enqueue(kind('race'), { round });
     const connections = [connect(), connect(), connect()];
     const now = clock.now();
     const claimed: number[] = [];
@@ -150,9 +167,9 @@ describe('claims', () => {
 
   it('take only the kinds this worker handles', async () => {
     const queue = queueOn(main);
-    queue.register('mine', async () => {});
-    await queue.enqueue('mine', {});
-    await queue.enqueue('someone-elses', {});
+    on(queue, 'mine', async () => {});
+    await queue.enqueue(kind('mine'), {});
+    await queue.enqueue(kind('someone-elses'), {});
     expect(await queue.runDue()).toBe(1);
     expect(await statuses()).toEqual(['succeeded', 'pending']);
   });
@@ -162,12 +179,14 @@ describe('restarts', () => {
   it('keep queued jobs: a new instance on the database runs them', async () => {
     const clock = createFakeClock();
     const before = connect();
-    const id = await queueOn(before, { clock }).enqueue('survivor', { note: 'queued before the restart' });
+    const id = await queueOn(before, { clock }).enqueue(kind('survivor'), {
+      note: 'queued before the restart',
+    });
     await before.close();
 
     const ran: unknown[] = [];
     const after = queueOn(connect(), { clock });
-    after.register('survivor', async (payload) => {
+    on(after, 'survivor', async (payload) => {
       ran.push(payload);
     });
     expect(await after.runDue()).toBe(1);
@@ -179,14 +198,15 @@ describe('restarts', () => {
     const clock = createFakeClock();
     const queue = queueOn(connect(), { clock, owner: 'survivor' });
     const ran: number[] = [];
-    queue.register(
+    on(
+      queue,
       'work',
       async (_payload, { attempt }) => {
         ran.push(attempt);
       },
       { timeoutMs: 5000 },
     );
-    const id = await queue.enqueue('work', {});
+    const id = await queue.enqueue(kind('work'), {});
     // Another instance claimed it and died (kill -9): its lease is all that is left.
     const now = clock.now();
     const leaseMs = 5000 + LEASE_MARGIN_MS;
@@ -212,10 +232,10 @@ describe('restarts', () => {
     const clock = createFakeClock();
     const slow = queueOn(connect(), { clock, owner: 'slow' });
     let release: () => void = () => {};
-    slow.register('work', () => new Promise<void>((resolve) => (release = resolve)), { timeoutMs: 1000 });
+    on(slow, 'work', () => new Promise<void>((resolve) => (release = resolve)), { timeoutMs: 1000 });
     const fast = queueOn(connect(), { clock, owner: 'fast' });
-    fast.register('work', async () => {}, { timeoutMs: 1000 });
-    const id = await slow.enqueue('work', {});
+    on(fast, 'work', async () => {}, { timeoutMs: 1000 });
+    const id = await slow.enqueue(kind('work'), {});
 
     const slowRun = slow.runDue();
     await waitUntil(async () => (await findJob(main.db, id))?.lease_owner === 'slow');
@@ -232,7 +252,8 @@ describe('failures', () => {
     const clock = createFakeClock();
     const queue = queueOn(main, { clock });
     const attempts: number[] = [];
-    queue.register(
+    on(
+      queue,
       'flaky',
       async (_payload, { attempt }) => {
         attempts.push(attempt);
@@ -240,7 +261,7 @@ describe('failures', () => {
       },
       { maxAttempts: 4, backoff: { baseMs: 1000, maxMs: 3000 } },
     );
-    const id = await queue.enqueue('flaky', {});
+    const id = await queue.enqueue(kind('flaky'), {});
     const start = clock.now().getTime();
 
     expect(await queue.runDue()).toBe(1);
@@ -275,10 +296,10 @@ describe('failures', () => {
 
   it('that retrying cannot fix fail at once', async () => {
     const queue = queueOn(main);
-    queue.register('doomed', async () => {
+    on(queue, 'doomed', async () => {
       throw new PermanentJobError('the webhook was removed');
     });
-    const id = await queue.enqueue('doomed', {});
+    const id = await queue.enqueue(kind('doomed'), {});
     await queue.runDue();
     expect(await findJob(main.db, id)).toMatchObject({
       status: 'failed',
@@ -290,7 +311,8 @@ describe('failures', () => {
   it('include overrunning the deadline: the attempt is cut off, its signal aborted, the job retried', async () => {
     const queue = queueOn(main);
     let signal: AbortSignal | undefined;
-    queue.register(
+    on(
+      queue,
       'hangs',
       (_payload, context) => {
         signal = context.signal;
@@ -298,7 +320,7 @@ describe('failures', () => {
       },
       { timeoutMs: 50 },
     );
-    const id = await queue.enqueue('hangs', {});
+    const id = await queue.enqueue(kind('hangs'), {});
     const started = Date.now();
     await queue.runDue();
     expect(Date.now() - started).toBeLessThan(1000);
@@ -322,19 +344,20 @@ describe('sensitive jobs', () => {
   it('are deleted once done, and lose their payload when they fail for good', async () => {
     const queue = queueOn(main);
     let fail = false;
-    queue.register(
+    on(
+      queue,
       'secret',
       async () => {
         if (fail) throw new PermanentJobError('no');
       },
       { sensitive: true },
     );
-    const done = await queue.enqueue('secret', { link: 'https://example.com/#/reset?token=abc' });
+    const done = await queue.enqueue(kind('secret'), { link: 'https://example.com/#/reset?token=abc' });
     await queue.runDue();
     expect(await findJob(main.db, done)).toBeUndefined();
 
     fail = true;
-    const failed = await queue.enqueue('secret', { link: 'https://example.com/#/reset?token=def' });
+    const failed = await queue.enqueue(kind('secret'), { link: 'https://example.com/#/reset?token=def' });
     await queue.runDue();
     expect(await findJob(main.db, failed)).toMatchObject({ status: 'failed', payload: 'null' });
   });
@@ -344,13 +367,13 @@ describe('the worker', () => {
   it('wakes at once on a local enqueue, however long its poll interval', async () => {
     const queue = queueOn(main, { pollMs: 60_000 });
     const ran: number[] = [];
-    queue.register<{ n: number }>('now', async ({ n }) => {
+    on<{ n: number }>(queue, 'now', async ({ n }) => {
       ran.push(n);
     });
     queue.start();
     try {
       await sleep(30); // asleep for a minute now
-      await queue.enqueue('now', { n: 1 });
+      await queue.enqueue(kind('now'), { n: 1 });
       await waitUntil(() => ran.length === 1, 1000);
     } finally {
       await queue.stop();
@@ -361,13 +384,13 @@ describe('the worker', () => {
     const clock = createFakeClock();
     const queue = queueOn(main, { pollMs: 30, clock });
     const ran: number[] = [];
-    queue.register<{ n: number }>('elsewhere', async ({ n }) => {
+    on<{ n: number }>(queue, 'elsewhere', async ({ n }) => {
       ran.push(n);
     });
     queue.start();
     try {
       await sleep(50);
-      await queueOn(connect(), { clock }).enqueue('elsewhere', { n: 7 });
+      await queueOn(connect(), { clock }).enqueue(kind('elsewhere'), { n: 7 });
       await waitUntil(() => ran.length === 1, 1000);
       expect(ran).toEqual([7]);
     } finally {
@@ -378,16 +401,16 @@ describe('the worker', () => {
   it('stops cleanly: the job in flight finishes and is recorded, nothing new is claimed', async () => {
     const queue = queueOn(main);
     let started = false;
-    queue.register('slow', async () => {
+    on(queue, 'slow', async () => {
       started = true;
       await sleep(150);
     });
     queue.start();
-    const first = await queue.enqueue('slow', {});
+    const first = await queue.enqueue(kind('slow'), {});
     await waitUntil(() => started);
     await queue.stop();
     expect((await findJob(main.db, first))?.status).toBe('succeeded');
-    const second = await queue.enqueue('slow', {});
+    const second = await queue.enqueue(kind('slow'), {});
     await sleep(100);
     expect((await findJob(main.db, second))?.status).toBe('pending');
   });
@@ -396,7 +419,8 @@ describe('the worker', () => {
     const clock = createFakeClock();
     const queue = queueOn(main, { clock, stopGraceMs: 100 });
     let started = false;
-    queue.register(
+    on(
+      queue,
       'stuck',
       () => {
         started = true;
@@ -405,7 +429,7 @@ describe('the worker', () => {
       { timeoutMs: 60_000 },
     );
     queue.start();
-    const id = await queue.enqueue('stuck', {});
+    const id = await queue.enqueue(kind('stuck'), {});
     await waitUntil(() => started);
     const stopping = Date.now();
     await queue.stop();

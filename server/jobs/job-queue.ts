@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
+import type { z } from 'zod';
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { type Clock, isoNow } from '../lib/clock.ts';
+import { addMs, type Clock, dateAtMs, isoNow, nowMs } from '../lib/clock.ts';
+import type { JobDefinition, JobKind, JobKindOptions } from './job-definition.ts';
+
 import {
   claimDueJobs,
   deleteClaimedJob,
@@ -22,32 +25,6 @@ import {
  * job whose worker died is taken again once its lease expires. Delivery is at least once: a
  * job runs once unless a worker dies (or overruns its lease) mid-job.
  */
-
-export interface JobContext {
-  id: number;
-  kind: string;
-  /** 1 for the first attempt. */
-  attempt: number;
-  maxAttempts: number;
-  /** Aborted when the attempt's deadline passes; handlers pass it on to their I/O. */
-  signal: AbortSignal;
-}
-
-export type JobHandler<P> = (payload: P, context: JobContext) => Promise<void>;
-
-export interface JobKindOptions {
-  /** Attempts before the job fails for good (default 8). */
-  maxAttempts?: number;
-  /** One attempt's deadline (default 60 s); the lease lasts this plus a margin. */
-  timeoutMs?: number;
-  /** Delay before retry n is `baseMs · 2^(n-1)`, at most `maxMs` (default 10 s doubling, up to 1 h). */
-  backoff?: { baseMs: number; maxMs: number };
-  /**
-   * The payload holds secrets (one-time links): the row is deleted once the job succeeds, and
-   * its payload erased when it fails for good, so no secret outlives its use.
-   */
-  sensitive?: boolean;
-}
 
 /** A failure retrying can't fix (refused configuration, a 4xx): the job fails at once. */
 export class PermanentJobError extends Error {}
@@ -108,7 +85,7 @@ const PRUNE_EVERY_MS = 3600 * 1000;
 const MAX_ERROR_LENGTH = 1000;
 
 interface Registration {
-  run: JobHandler<unknown>;
+  definition: JobDefinition;
   options: Required<JobKindOptions>;
 }
 
@@ -141,32 +118,37 @@ export class JobQueue {
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   }
 
-  /** Handles jobs of `kind` on this instance. One handler per kind. */
-  register<P>(kind: string, handler: JobHandler<P>, options: JobKindOptions = {}): void {
-    if (this.#handlers.has(kind)) throw new Error(`A handler for job kind "${kind}" is already registered`);
-    this.#handlers.set(kind, {
-      run: handler as JobHandler<unknown>,
-      options: { ...DEFAULTS, ...options },
-    });
+  /** Handles jobs of the definition's kind on this instance. One definition per kind. */
+  register(definition: JobDefinition): void {
+    const { name } = definition.kind;
+    if (this.#handlers.has(name)) throw new Error(`A handler for job kind "${name}" is already registered`);
+    this.#handlers.set(name, { definition, options: { ...DEFAULTS, ...definition.retry } });
+  }
+
+  /** The kinds this instance runs. */
+  kinds(): string[] {
+    return [...this.#handlers.keys()];
   }
 
   /**
-   * Stores a job and wakes this instance's worker. `db` may be a transaction, so the job exists
-   * exactly when the caller's change does (the worker then finds it at commit, or at its next
-   * poll). Returns the job id.
+   * Stores a job and wakes this instance's worker; the payload is validated against the kind's
+   * schema first (a wrong shape is a programming error: it throws). `db` may be a transaction,
+   * so the job exists exactly when the caller's change does (the worker then finds it at
+   * commit, or at its next poll). Returns the job id.
    */
-  async enqueue<P>(
-    kind: string,
-    payload: P,
+  async enqueue<S extends z.ZodType>(
+    kind: JobKind<S>,
+    payload: z.input<S>,
     options: { runAt?: Date; maxAttempts?: number; db?: Kysely<Database> } = {},
   ): Promise<number> {
+    const valid = kind.payload.parse(payload);
     const now = this.#clock.now();
     const id = await insertJob(options.db ?? this.#db, {
-      kind,
-      payload: JSON.stringify(payload ?? null),
+      kind: kind.name,
+      payload: JSON.stringify(valid ?? null),
       runAt: (options.runAt ?? now).toISOString(),
       maxAttempts:
-        options.maxAttempts ?? this.#handlers.get(kind)?.options.maxAttempts ?? DEFAULTS.maxAttempts,
+        options.maxAttempts ?? this.#handlers.get(kind.name)?.options.maxAttempts ?? DEFAULTS.maxAttempts,
       now: now.toISOString(),
     });
     this.wake();
@@ -262,7 +244,7 @@ export class JobQueue {
     const jobs = await claimDueJobs(this.#db, this.#dialect, {
       owner: this.owner,
       now: now.toISOString(),
-      leaseUntil: new Date(now.getTime() + longest + LEASE_MARGIN_MS).toISOString(),
+      leaseUntil: addMs(now, longest + LEASE_MARGIN_MS).toISOString(),
       kinds: [...this.#handlers.keys()],
       limit: free,
     });
@@ -293,9 +275,11 @@ export class JobQueue {
     );
     this.#controllers.add(controller);
     try {
-      const payload = parsePayload(job.payload);
+      const parsed = registration.definition.kind.payload.safeParse(parsePayload(job.payload));
+      // A payload of another shape (an older version's row, a hand-written one) can't be fixed by retrying.
+      if (!parsed.success) throw new PermanentJobError(`invalid payload: ${parsed.error.issues[0]?.message}`);
       await Promise.race([
-        registration.run(payload, {
+        registration.definition.run(parsed.data, {
           id: job.id,
           kind: job.kind,
           attempt: job.attempts,
@@ -376,7 +360,7 @@ export class JobQueue {
     this.#log.warn({ ...context, retry_in_ms: delay }, 'job attempt failed; will retry');
     await this.#record(job, 'reschedule', () =>
       rescheduleClaimedJob(this.#db, claim, {
-        runAt: new Date(now.getTime() + delay).toISOString(),
+        runAt: addMs(now, delay).toISOString(),
         error: message,
         now: now.toISOString(),
       }),
@@ -394,10 +378,10 @@ export class JobQueue {
   }
 
   async #pruneNowAndThen(): Promise<void> {
-    const now = this.#clock.now().getTime();
+    const now = nowMs(this.#clock);
     if (now - this.#lastPrune < PRUNE_EVERY_MS) return;
     this.#lastPrune = now;
-    await pruneFinishedJobs(this.#db, new Date(now - FINISHED_JOB_RETENTION_MS).toISOString());
+    await pruneFinishedJobs(this.#db, dateAtMs(now - FINISHED_JOB_RETENTION_MS).toISOString());
   }
 }
 

@@ -7,6 +7,7 @@ import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE_SORTS } from '../../shared/schemas/catalogue.ts';
+import { DEFAULT_RELEASE_TRACKING } from '../../shared/schemas/releases.ts';
 import {
   buildCatalogue,
   CATALOGUE_NOW,
@@ -27,8 +28,13 @@ import { migrations } from '../db/migrations/index.ts';
 import type { Database } from '../db/schema.ts';
 import { writeBackup } from '../modules/backups/backup-stream.ts';
 import { restoreBackup } from '../modules/backups/restore.ts';
+import {
+  matchingIds,
+  normalizeFilters,
+  resolveSort,
+  valuesPageQuery,
+} from '../modules/catalogue-query/catalogue-query.queries.ts';
 import { CatalogueQueryService } from '../modules/catalogue-query/catalogue-query.service.ts';
-import { matchingIds, normalizeFilters, resolveSort, valuesPageQuery } from '../modules/catalogue-query/catalogue-query.queries.ts';
 import { DERIVED_TABLES, rebuildDerivedTables } from './repository-labels.ts';
 
 /**
@@ -68,7 +74,16 @@ async function backupOf(handle: DatabaseHandle): Promise<string> {
 
 /** What a few catalogue queries answer, to compare a restored database with its source. */
 async function answers(db: Kysely<Database>) {
-  const service = new CatalogueQueryService({ db, clock: createFakeClock(CATALOGUE_NOW) });
+  const service = new CatalogueQueryService({
+    db,
+    clock: createFakeClock(CATALOGUE_NOW),
+    // Pages only: the detail answer's parts are not read here.
+    details: {
+      commentsOf: async () => [],
+      versionsOf: async () => [],
+      tracking: async () => ({ ...DEFAULT_RELEASE_TRACKING }),
+    },
+  });
   const viewer = { id: 1, is_admin: false };
   return {
     search: await service.page(viewer, { q: 'parser', limit: 500 }),

@@ -1,7 +1,7 @@
 import type { Commit, Repository, RepositorySummary } from '../../shared/schemas/repositories.ts';
+import type { RepositoryDetailRow, RepositoryListRow, RepositoryRow } from '../db/schema.ts';
 import type { Etags } from '../github/github-client.ts';
 import type { RepositorySnapshot } from '../github/repository-snapshot.ts';
-import type { RepositoryDetailRow, RepositoryListRow, RepositoryRow } from './repository.queries.ts';
 
 /** The one way a repository row leaves the server (docs/product.md#entities). */
 export function presentSummary(row: RepositoryListRow): RepositorySummary {

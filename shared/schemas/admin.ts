@@ -185,6 +185,22 @@ export const adminSyncErrorSchema = z
   .meta({ id: 'AdminSyncError' });
 export type AdminSyncError = z.infer<typeof adminSyncErrorSchema>;
 
+/** One kind of background work (docs/architecture.md#background-work). */
+export const adminJobKindSchema = z
+  .object({
+    kind: z.string(),
+    /** Its cron pattern; null when it runs only when queued, or its schedule is off. */
+    schedule: z.string().nullable(),
+    /** The next scheduled tick on the instance that answered. */
+    next_run: z.string().nullable(),
+    waiting: z.number().int().nonnegative(),
+    running: z.number().int().nonnegative(),
+    /** Failed for good in the last 24 hours. */
+    failed_last_day: z.number().int().nonnegative(),
+  })
+  .meta({ id: 'AdminJobKind' });
+export type AdminJobKind = z.infer<typeof adminJobKindSchema>;
+
 export const adminSyncSchema = z
   .object({
     /** Repositories due now and not being worked. */
@@ -199,6 +215,8 @@ export const adminSyncSchema = z
     tokens: z.array(adminSyncTokenSchema),
     /** Latest failures first, at most 20. */
     recent_errors: z.array(adminSyncErrorSchema),
+    /** Every kind of background work, by name. */
+    jobs: z.array(adminJobKindSchema),
   })
   .meta({ id: 'AdminSync' });
 export type AdminSync = z.infer<typeof adminSyncSchema>;

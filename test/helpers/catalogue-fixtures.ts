@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../server/db/schema.ts';
+import type { Database, RepositoryRow } from '../../server/db/schema.ts';
 import {
   grantAccess,
   insertRepository,
   type NewRepository,
-  type RepositoryRow,
 } from '../../server/repository/repository.queries.ts';
 import type { CatalogueListQuery, CatalogueSort } from '../../shared/schemas/catalogue.ts';
 import { defaultCatalogueOrder } from '../../shared/schemas/catalogue.ts';
@@ -210,7 +209,7 @@ export async function seedCatalogue(
   const rows: RepositoryRow[] = [];
   const access = new Map<number, number[]>();
   for (const entry of catalogue) {
-    const row = await insertRepository(db, entry.row);
+    const row = await insertRepository(db, entry.row, new Date(Date.now() + 86_400_000));
     rows.push(row);
     for (const userId of entry.access) await grantAccess(db, row.id, userId, CATALOGUE_NOW.toISOString());
     access.set(row.id, entry.access);

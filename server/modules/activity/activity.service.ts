@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import {
   ACTIVITY_PAGE_DEFAULT,
   type ActivityEvent,
@@ -13,69 +14,23 @@ import {
 } from '../../../shared/schemas/activity.ts';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
-import type { RepositorySnapshot } from '../../github/repository-snapshot.ts';
-import { AppError, badRequest } from '../../lib/app-error.ts';
+import { AppError } from '../../lib/app-error.ts';
 import { type Clock, isoNow } from '../../lib/clock.ts';
+import { CURSOR_ID_MAX, decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { hashToken, randomToken } from '../../lib/secret-box.ts';
-import type { CatalogueService } from '../catalogue/catalogue.service.ts';
-import { labelKey, type Viewer, visibleTo } from '../catalogue-query/catalogue-query.service.ts';
+import { resolveVisible, type Viewer, visibleTo } from '../../repository/access-policy.ts';
+import { labelKey } from '../../repository/repository-labels.ts';
 import { buildAtomFeed } from './atom-feed.ts';
-import {
-  detectAddEvents,
-  detectGoneEvents,
-  detectSnapshotEvents,
-  historyNeeded,
-  type StoredRepository,
-} from './detect-events.ts';
 import * as queries from './events.queries.ts';
-
-/** Recording events is `insertEvents` (the releases module records its own type with it too). */
-export { insertEvents } from './events.queries.ts';
 
 type Db = Kysely<Database>;
 
-// ---- recording (called by the catalogue inside the transaction that writes the change) -----------
-
-/** A repository joined the catalogue (every add path: single, batch, import, queued). */
-export async function recordAdded(trx: Db, repositoryId: number, userId: number, now: string): Promise<void> {
-  await queries.insertEvents(trx, detectAddEvents(repositoryId, userId), now);
-}
-
-/** Flagged gone: recorded the first time only (`before` is the row as it is before the flag). */
-export async function recordGone(trx: Db, before: Pick<StoredRepository, 'id' | 'gone'>, now: string) {
-  await queries.insertEvents(trx, detectGoneEvents(before), now);
-}
-
-/**
- * What changed between the stored row and GitHub's snapshot (docs/product.md#activity). The
- * repository's past events are read only when a milestone is crossed or it is stale now.
- */
-export async function recordSnapshot(
-  trx: Db,
-  before: StoredRepository,
-  after: RepositorySnapshot,
-  options: { now: Date; staleAfterDays: number },
-): Promise<void> {
-  const needs = historyNeeded(before, after, options.now, options.staleAfterDays);
-  const history = {
-    milestonesFired: needs.milestones ? await queries.listFiredMilestones(trx, before.id) : [],
-    lastStaleCommit: needs.stale ? await queries.findLastStaleCommit(trx, before.id) : undefined,
-  };
-  const events = detectSnapshotEvents(before, after, { ...options, history });
-  await queries.insertEvents(trx, events, options.now.toISOString());
-}
-
-// ---- reading ---------------------------------------------------------------------------------
-
 export interface ActivityDeps {
   db: Db;
-  catalogue: Pick<CatalogueService, 'resolve'>;
   clock: Clock;
   config: Pick<AppConfig, 'appName' | 'publicUrl'>;
 }
 
-const CURSOR_INVALID = 'Invalid cursor: start again without it.';
-const ID_MAX = 2_147_483_647;
 /** The one answer to a feed token that is missing, wrong or revoked: no hint which. */
 export const FEED_TOKEN_INVALID = 'This feed address is not valid (its token may have been revoked).';
 
@@ -93,9 +48,9 @@ export class ActivityService {
   /** One page, newest first. */
   async page(viewer: Viewer, query: ActivityQuery): Promise<ActivityPage> {
     const limit = query.limit ?? ACTIVITY_PAGE_DEFAULT;
-    const beforeId = query.cursor ? decodeCursor(query.cursor) : null;
+    const beforeId = query.cursor ? decodeCursor(query.cursor, feedCursorSchema).i : null;
     const repositoryId = query.repository
-      ? (await this.#deps.catalogue.resolve(viewer, query.repository)).id
+      ? (await resolveVisible(this.#deps.db, viewer, query.repository)).id
       : null;
     const events = await this.#list(viewer, {
       types: parseEventTypes(query.type),
@@ -106,7 +61,7 @@ export class ActivityService {
     });
     const page = events.slice(0, limit);
     const last = page.at(-1);
-    return { events: page, next_cursor: events.length > limit && last ? encodeCursor(last.id) : null };
+    return { events: page, next_cursor: events.length > limit && last ? encodeCursor({ i: last.id }) : null };
   }
 
   async #list(viewer: Viewer, filters: queries.EventFilters): Promise<ActivityEvent[]> {
@@ -201,22 +156,7 @@ function tagKey(tag: string | undefined): string | null {
   return key === '' ? null : key;
 }
 
-function encodeCursor(id: number): string {
-  return Buffer.from(JSON.stringify({ i: id })).toString('base64url');
-}
-
-function decodeCursor(cursor: string): number {
-  let body: unknown;
-  try {
-    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw badRequest(CURSOR_INVALID, { cursor: CURSOR_INVALID });
-  }
-  const id = typeof body === 'object' && body !== null ? (body as { i?: unknown }).i : undefined;
-  if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id > ID_MAX)
-    throw badRequest(CURSOR_INVALID, { cursor: CURSOR_INVALID });
-  return id;
-}
+const feedCursorSchema = z.object({ i: z.number().int().min(1).max(CURSOR_ID_MAX) });
 
 function invalidFeedToken(): AppError {
   return new AppError(401, 'unauthorized', FEED_TOKEN_INVALID);

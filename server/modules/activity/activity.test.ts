@@ -5,7 +5,7 @@ import { PRIVATE_REPOSITORY } from '../../../test/github-double/index.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
 import { isPostgres } from '../../db/migration-helpers.ts';
-import { visibleTo } from '../catalogue-query/catalogue-query.service.ts';
+import { visibleTo } from '../../repository/access-policy.ts';
 import { eventsQuery, insertEvents } from './events.queries.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BACKUP_NAME_PATTERN, type BackupKind } from '../../../shared/schemas/admin.ts';
-import { isDerivedTable } from '../catalogue/catalogue.service.ts';
+import { isDerivedTable } from '../../repository/repository-labels.ts';
 
 /** The `format` of the header line; anything else is not one of our backups. */
 export const BACKUP_FORMAT = 'repo-tracker-backup';

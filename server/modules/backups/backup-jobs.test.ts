@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import {
   createScratchDatabase,
@@ -11,6 +12,7 @@ import {
 } from '../../../test/helpers/test-database.ts';
 import type { DatabaseHandle, Dialect } from '../../db/database.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
+import { jobKind } from '../../jobs/job-definition.ts';
 import { JobQueue } from '../../jobs/job-queue.ts';
 import { systemClock } from '../../lib/clock.ts';
 import { databaseHasData, restoreBackup } from './restore.ts';
@@ -30,7 +32,7 @@ const createTarget = (dialect: Dialect) => createScratchDatabase(dialect, { dir:
 /** A job no handler takes, so it stays queued. */
 const parkJob = (handle: DatabaseHandle) =>
   new JobQueue({ db: handle.db, dialect: handle.dialect, clock: systemClock, log: silent }).enqueue(
-    'test:parked',
+    jobKind('test:parked', z.object({ link: z.string() })),
     { link: `https://tracker.example.com/#/${MARKER}` },
   );
 

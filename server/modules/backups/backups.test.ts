@@ -1,16 +1,18 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cron } from 'croner';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUTO_BACKUPS_KEPT } from '../../../shared/constants.ts';
 import { BACKUP_NAME_PATTERN } from '../../../shared/schemas/admin.ts';
 import { nextAddress, signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { insertCatalogue } from '../../../test/helpers/backup-seed.ts';
 import { createFakeClock } from '../../../test/helpers/fake-clock.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { BACKUP_JOB_NAME, parseBackupSchedule, runScheduledBackup } from '../../jobs/backup-schedule.ts';
-import { claimScheduledRun, scheduledTimeOf } from '../../jobs/job-lease.ts';
+import { loadConfig } from '../../config.ts';
+import { claimScheduledRun, scheduledTimeOf } from '../../jobs/job-registry.ts';
 import { BACKUP_FORMAT, BACKUP_TABLES, backupFileName, parseBackupName } from './backup-format.ts';
+import { autoBackupJob } from './backups.jobs.ts';
 import { listTables } from './backups.queries.ts';
 
 const clock = createFakeClock(new Date('2026-11-22T09:30:00.000Z'));
@@ -254,17 +256,16 @@ describe('automatic backups', () => {
 
 describe('the schedule', () => {
   it('BACKUP_SCHEDULE: off disables, a bad pattern is a clear boot error', async () => {
-    expect(parseBackupSchedule('off')).toBeNull();
-    expect(parseBackupSchedule('0 3 * * *')).not.toBeNull();
-    expect(() => parseBackupSchedule('every night')).toThrow(
-      /BACKUP_SCHEDULE "every night" is not a cron pattern/,
+    expect(loadConfig({ BACKUP_SCHEDULE: 'off' }).backupSchedule).toBeNull();
+    expect(loadConfig({ BACKUP_SCHEDULE: ' 0 3 * * * ' }).backupSchedule).toBe('0 3 * * *');
+    expect(() => loadConfig({ BACKUP_SCHEDULE: 'every night' })).toThrow(
+      /BACKUP_SCHEDULE must be a cron pattern \(e\.g\. "0 3 \* \* \*"\) or off/,
     );
     await expect(createTestApp({ BACKUP_SCHEDULE: '61 * * * *' })).rejects.toThrow(/BACKUP_SCHEDULE/);
   });
 
   it('the scheduled time of a tick is the cron occurrence, not the moment the timer fired', () => {
-    const cron = parseBackupSchedule('0 3 * * *');
-    if (!cron) throw new Error('expected a schedule');
+    const cron = new Cron('0 3 * * *', { paused: true });
     const fired = new Date(2026, 10, 22, 3, 0, 0, 7);
     expect(scheduledTimeOf(cron, fired).getTime()).toBe(new Date(2026, 10, 22, 3, 0, 0, 0).getTime());
     expect(scheduledTimeOf(cron, new Date(2026, 10, 22, 3, 0, 0, 0)).getTime()).toBe(
@@ -274,33 +275,39 @@ describe('the schedule', () => {
 
   it('one tick, two instances: exactly one takes the backup; the next tick runs again', async () => {
     const service = t.app.services.backups;
-    const before = (await service.list()).filter((backup) => backup.kind === 'auto').length;
+    const registry = t.app.services.registry;
+    const autos = async () => (await service.list()).filter((backup) => backup.kind === 'auto').length;
+    const before = await autos();
     const runAt = new Date('2026-11-23T03:00:00.000Z');
     const until = new Date('2026-11-24T03:00:00.000Z');
     clock.advance(3600);
     const results = await Promise.all([
-      runScheduledBackup(t.app, { holder: 'instance-a', runAt, until }),
-      runScheduledBackup(t.app, { holder: 'instance-b', runAt, until }),
+      registry.tick(autoBackupJob.name, { holder: 'instance-a', runAt, until }),
+      registry.tick(autoBackupJob.name, { holder: 'instance-b', runAt, until }),
     ]);
-    expect(results.filter((name) => name !== null)).toHaveLength(1);
+    expect(results.filter((id) => id !== null)).toHaveLength(1);
     // A late instance for the same tick also skips it.
-    expect(await runScheduledBackup(t.app, { holder: 'instance-c', runAt, until })).toBeNull();
+    expect(await registry.tick(autoBackupJob.name, { holder: 'instance-c', runAt, until })).toBeNull();
+    await vi.waitFor(async () => expect(await autos()).toBe(Math.min(AUTO_BACKUPS_KEPT, before + 1)), {
+      timeout: 10_000,
+    });
     clock.advance(60);
-    const next = await runScheduledBackup(t.app, {
+    const next = await registry.tick(autoBackupJob.name, {
       holder: 'instance-b',
       runAt: until,
       until: new Date('2026-11-25T03:00:00.000Z'),
     });
-    expect(next).toMatch(/^backup-auto-/);
-    const after = (await service.list()).filter((backup) => backup.kind === 'auto').length;
-    expect(after).toBe(Math.min(AUTO_BACKUPS_KEPT, before + 2));
+    expect(next).toBeGreaterThan(0);
+    await vi.waitFor(async () => expect(await autos()).toBe(Math.min(AUTO_BACKUPS_KEPT, before + 2)), {
+      timeout: 10_000,
+    });
     const lease = await t.app.db
       .selectFrom('job_leases')
       .selectAll()
-      .where('name', '=', BACKUP_JOB_NAME)
+      .where('name', '=', autoBackupJob.name)
       .executeTakeFirstOrThrow();
     expect(lease).toEqual({
-      name: BACKUP_JOB_NAME,
+      name: autoBackupJob.name,
       holder: 'instance-b',
       expires_at: '2026-11-25T03:00:00.000Z',
     });

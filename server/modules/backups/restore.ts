@@ -6,7 +6,7 @@ import { migrateToLatest } from '../../db/migrate.ts';
 import { migrations } from '../../db/migrations/index.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { type Clock, isoNow, systemClock } from '../../lib/clock.ts';
-import { rebuildDerivedTables } from '../catalogue/catalogue.service.ts';
+import { rebuildDerivedTables } from '../../repository/repository-labels.ts';
 import type { BackupHeader } from './backup-format.ts';
 import { BackupFormatError, openBackup } from './backup-stream.ts';
 import {

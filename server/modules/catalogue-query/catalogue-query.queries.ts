@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { z } from 'zod';
 import {
   type CatalogueFilters,
   type CatalogueOrder,
@@ -9,16 +10,11 @@ import {
   defaultCatalogueOrder,
 } from '../../../shared/schemas/catalogue.ts';
 import { isPostgres } from '../../db/migration-helpers.ts';
-import type { Database } from '../../db/schema.ts';
-import { badRequest } from '../../lib/app-error.ts';
-import {
-  normalizeCounts,
-  type RepositoryListRow,
-  type Viewer,
-  visibleTo,
-  withCounts,
-} from '../../repository/repository.queries.ts';
+import type { Database, RepositoryListRow } from '../../db/schema.ts';
+import { CURSOR_ID_MAX, decodeCursor, encodeCursor, invalidCursor } from '../../lib/cursor.ts';
+import { hasProvenAccess, type Viewer, visibleTo } from '../../repository/access-policy.ts';
 import { labelKey } from '../../repository/repository-labels.ts';
+import { normalizeCounts, withCounts } from './repository-list.queries.ts';
 
 /**
  * The catalogue's search, filters, sort and keyset paging as Kysely queries that run alike on
@@ -213,44 +209,39 @@ function fingerprint(filters: NormalizedFilters, sort: SortChoice): string {
   return createHash('sha256').update(JSON.stringify({ filters, sort })).digest('base64url').slice(0, 16);
 }
 
-const CURSOR_INVALID = 'Invalid cursor: start again without it.';
 const CURSOR_FOREIGN = 'This cursor belongs to another search, filter or sort: start again without it.';
-const ID_MAX = 2_147_483_647;
+const cursorId = z.number().int().min(1).max(CURSOR_ID_MAX);
+const pageCursorSchema = z.union([
+  z.object({ h: z.string(), p: z.literal('v'), k: z.union([z.string(), z.number()]), i: cursorId }),
+  z.object({ h: z.string(), p: z.literal('n'), i: cursorId.nullable() }),
+]);
 
-export function encodeCursor(filters: NormalizedFilters, sort: SortChoice, position: Position): string {
-  const body =
+export function encodePageCursor(filters: NormalizedFilters, sort: SortChoice, position: Position): string {
+  const h = fingerprint(filters, sort);
+  return encodeCursor(
     position.phase === 'values'
-      ? { h: fingerprint(filters, sort), p: 'v', k: position.key, i: position.id }
-      : { h: fingerprint(filters, sort), p: 'n', i: position.id };
-  return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
+      ? { h, p: 'v', k: position.key, i: position.id }
+      : { h, p: 'n', i: position.id },
+  );
 }
 
-const invalidCursor = (message: string) => badRequest(message, { cursor: message });
-
 /** The position a cursor names; 400 for anything malformed or made under another query. */
-export function decodeCursor(cursor: string, filters: NormalizedFilters, sort: SortChoice): Position {
-  let body: unknown;
-  try {
-    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalidCursor(CURSOR_INVALID);
-  }
-  if (typeof body !== 'object' || body === null) throw invalidCursor(CURSOR_INVALID);
-  const { h, p, k, i } = body as Record<string, unknown>;
-  if (typeof h !== 'string') throw invalidCursor(CURSOR_INVALID);
-  if (h !== fingerprint(filters, sort)) throw invalidCursor(CURSOR_FOREIGN);
-  const validId = (value: unknown): value is number =>
-    typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= ID_MAX;
+export function decodePageCursor(cursor: string, filters: NormalizedFilters, sort: SortChoice): Position {
+  const body = decodeCursor(cursor, pageCursorSchema);
+  if (body.h !== fingerprint(filters, sort)) throw invalidCursor(CURSOR_FOREIGN);
   const spec = SORTS[sort.sort];
-  if (p === 'n' && spec.nullable && (i === null || validId(i))) return { phase: 'nulls', id: i };
-  if (p !== 'v' || !validId(i)) throw invalidCursor(CURSOR_INVALID);
+  if (body.p === 'n') {
+    if (!spec.nullable) throw invalidCursor();
+    return { phase: 'nulls', id: body.i };
+  }
   // Keys go back into SQL as parameters: the right type, and nothing PostgreSQL would reject.
+  const k = body.k;
   const validKey =
     spec.type === 'number'
-      ? typeof k === 'number' && Number.isInteger(k) && Math.abs(k) <= ID_MAX
+      ? typeof k === 'number' && Number.isInteger(k) && Math.abs(k) <= CURSOR_ID_MAX
       : typeof k === 'string' && !k.includes('\u0000') && k.length <= 1000;
-  if (!validKey) throw invalidCursor(CURSOR_INVALID);
-  return { phase: 'values', key: k as string | number, id: i };
+  if (!validKey) throw invalidCursor();
+  return { phase: 'values', key: k, id: body.i };
 }
 
 type ListRow = RepositoryListRow & { sort_key: string | number | null };
@@ -374,19 +365,7 @@ export async function countMatching(db: Db, viewer: Viewer, filters: NormalizedF
   if (viewer.is_admin) return count((query) => query);
   const [publicRows, privateRows] = await Promise.all([
     count((query) => query.where('repositories.private', '=', 0)),
-    count((query) =>
-      query
-        .where('repositories.private', '=', 1)
-        .where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom('repository_access')
-              .select('repository_access.user_id')
-              .whereRef('repository_access.repository_id', '=', 'repositories.id')
-              .where('repository_access.user_id', '=', viewer.id),
-          ),
-        ),
-    ),
+    count((query) => query.where('repositories.private', '=', 1).where((eb) => hasProvenAccess(eb, viewer))),
   ]);
   return publicRows + privateRows;
 }

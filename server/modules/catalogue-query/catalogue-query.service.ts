@@ -12,16 +12,25 @@ import {
   type RepositoryPage,
   type TagsResponse,
 } from '../../../shared/schemas/catalogue.ts';
-import type { RepositorySummary } from '../../../shared/schemas/repositories.ts';
+import type { Repository, RepositorySummary } from '../../../shared/schemas/repositories.ts';
 import { STAR_BUCKETS } from '../../../shared/stats.ts';
 import { isPostgres } from '../../db/migration-helpers.ts';
 import type { Database } from '../../db/schema.ts';
+import { notFound } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
+import {
+  findVisible,
+  REPOSITORY_NOT_FOUND,
+  resolveVisible,
+  type Viewer,
+  visibleTo,
+} from '../../repository/access-policy.ts';
+import { presentRepository, presentSummary } from '../../repository/repository-presenter.ts';
 import {
   applyFilters,
   countMatching,
-  decodeCursor,
-  encodeCursor,
+  decodePageCursor,
+  encodePageCursor,
   fetchPage,
   hasFilters,
   type IdSetUse,
@@ -33,19 +42,24 @@ import {
   type Position,
   resolveSort,
 } from './catalogue-query.queries.ts';
-import { presentSummary } from '../../repository/repository-presenter.ts';
-import { type Viewer, visibleTo } from '../../repository/repository.queries.ts';
-import { labelKey } from '../../repository/repository-labels.ts';
+import {
+  findRepositoryWithCounts,
+  findSummary,
+  listAllRepositories,
+  listVisibleRepositories,
+} from './repository-list.queries.ts';
 
-/**
- * The catalogue's visibility rule (`visibleTo`, docs/product.md#roles-and-visibility) and its
- * tag key, for the queries of other modules that show repositories' data: the activity feed.
- */
-export { labelKey, type Viewer, visibleTo };
+/** What a repository's detail answer adds to its row, from the modules that own it. */
+export interface RepositoryDetailParts {
+  commentsOf(repositoryId: number): Promise<Repository['comments']>;
+  versionsOf(repositoryId: number): Promise<Repository['versions']>;
+  tracking(repositoryId: number): Promise<Repository['release_tracking']>;
+}
 
 export interface CatalogueQueryDeps {
   db: Kysely<Database>;
   clock: Clock;
+  details: RepositoryDetailParts;
   /** Rows per database read while exporting (2,000 by default). */
   exportBatchSize?: number;
 }
@@ -68,18 +82,60 @@ export class CatalogueQueryService {
   readonly #db: Kysely<Database>;
   readonly #clock: Clock;
   readonly #exportBatchSize: number;
+  readonly #details: RepositoryDetailParts;
 
   constructor(deps: CatalogueQueryDeps) {
     this.#db = deps.db;
+    this.#details = deps.details;
     this.#clock = deps.clock;
     this.#exportBatchSize = deps.exportBatchSize ?? 2000;
+  }
+
+  /** `GET /repositories/` without parameters (SPEC's first form): every repository the viewer may see. */
+  async list(viewer: Viewer): Promise<RepositorySummary[]> {
+    return (await listVisibleRepositories(this.#db, viewer)).map(presentSummary);
+  }
+
+  /** The admin's whole list, private repositories included. */
+  async listAll(): Promise<RepositorySummary[]> {
+    return (await listAllRepositories(this.#db)).map(presentSummary);
+  }
+
+  async exists(viewer: Viewer, fullName: string): Promise<boolean> {
+    return (await findVisible(this.#db, viewer, fullName)) !== undefined;
+  }
+
+  /** `GET /repositories/{id}`: the detail answer, 404 for a name the viewer may not see. */
+  async get(viewer: Viewer, fullName: string): Promise<Repository> {
+    return this.present((await resolveVisible(this.#db, viewer, fullName)).id);
+  }
+
+  /** The detail answer of a repository (after an add, an update, a restore): the row with its comments, versions and release tracking. */
+  async present(id: number): Promise<Repository> {
+    const row = await findRepositoryWithCounts(this.#db, id);
+    if (!row) throw notFound(REPOSITORY_NOT_FOUND);
+    const [comments, versions, releaseTracking] = await Promise.all([
+      this.#details.commentsOf(id),
+      this.#details.versionsOf(id),
+      this.#details.tracking(id),
+    ]);
+    return presentRepository(row, { comments, versions, release_tracking: releaseTracking });
+  }
+
+  /** `POST /repositories/export`: the selected repositories the viewer may see, in the order given, each once. */
+  async *exportSelection(viewer: Viewer, items: readonly string[]): AsyncGenerator<RepositorySummary> {
+    for (const fullName of new Set(items)) {
+      const row = await findVisible(this.#db, viewer, fullName);
+      const summary = row ? await findSummary(this.#db, row.id) : undefined;
+      if (summary) yield presentSummary(summary);
+    }
   }
 
   /** One page of `GET /repositories/` (and of the admin list, with an admin viewer). */
   async page(viewer: Viewer, query: CatalogueListQuery): Promise<RepositoryPage> {
     const filters = normalizeFilters(query);
     const sort = resolveSort(query);
-    const position = query.cursor ? decodeCursor(query.cursor, filters, sort) : null;
+    const position = query.cursor ? decodePageCursor(query.cursor, filters, sort) : null;
     const limit = query.limit ?? CATALOGUE_PAGE_DEFAULT;
     // The count first: it tells the page query how to use the search and label filters.
     const total = await countMatching(this.#db, viewer, filters);
@@ -95,7 +151,7 @@ export class CatalogueQueryService {
     return {
       repositories: rows.map(presentSummary),
       total,
-      next_cursor: next ? encodeCursor(filters, sort, next) : null,
+      next_cursor: next ? encodePageCursor(filters, sort, next) : null,
     };
   }
 

@@ -34,7 +34,7 @@ import {
 } from '../../../test/helpers/catalogue-fixtures.ts';
 import { createFakeClock } from '../../../test/helpers/fake-clock.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import type { RepositoryRow } from '../../repository/repository.queries.ts';
+import type { RepositoryRow } from '../../db/schema.ts';
 import { deleteRepository, grantAccess, insertRepository } from '../../repository/repository.queries.ts';
 
 /**
@@ -239,13 +239,17 @@ describe('sort and paging', () => {
   it('a cursor stays valid across inserts and deletes: no repeats, nothing skipped', async () => {
     const { id: _id, ...template } = seeded.rows[0] as RepositoryRow;
     const extra = (name: string, githubId: number, stars: number) =>
-      insertRepository(t.app.db, {
-        ...template,
-        full_name: `paging/${name}`,
-        github_id: githubId,
-        stars,
-        private: 0,
-      });
+      insertRepository(
+        t.app.db,
+        {
+          ...template,
+          full_name: `paging/${name}`,
+          github_id: githubId,
+          stars,
+          private: 0,
+        },
+        new Date(Date.now() + 86_400_000),
+      );
     const doomed = await extra('doomed', 9_100_001, 50);
     const params = { sort: 'stars', order: 'desc', limit: '10' };
     const first = repositoryPageSchema.parse((await get(admin, '/repositories/', params)).json());
@@ -516,21 +520,29 @@ describe('private repositories in every answer', () => {
 
   it('tag names and counts come from visible repositories only', async () => {
     const { id: _id, ...template } = seeded.rows[0] as RepositoryRow;
-    const shown = await insertRepository(t.app.db, {
-      ...template,
-      full_name: 'labels/shown',
-      github_id: 9_200_001,
-      private: 0,
-      tags: 'shared-label',
-    });
-    const hidden = await insertRepository(t.app.db, {
-      ...template,
-      full_name: 'labels/hidden',
-      github_id: 9_200_002,
-      private: 1,
-      user_id: alice.id,
-      tags: 'SHARED-LABEL,Hidden-Only-Label',
-    });
+    const shown = await insertRepository(
+      t.app.db,
+      {
+        ...template,
+        full_name: 'labels/shown',
+        github_id: 9_200_001,
+        private: 0,
+        tags: 'shared-label',
+      },
+      new Date(Date.now() + 86_400_000),
+    );
+    const hidden = await insertRepository(
+      t.app.db,
+      {
+        ...template,
+        full_name: 'labels/hidden',
+        github_id: 9_200_002,
+        private: 1,
+        user_id: alice.id,
+        tags: 'SHARED-LABEL,Hidden-Only-Label',
+      },
+      new Date(Date.now() + 86_400_000),
+    );
     await grantAccess(t.app.db, hidden.id, alice.id, CATALOGUE_NOW.toISOString());
     try {
       const forBob = tagsResponseSchema.parse((await get(bob, '/tags')).json());

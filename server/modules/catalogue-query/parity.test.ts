@@ -6,6 +6,7 @@ import {
   catalogueFilterQuerySchema,
   catalogueListQuerySchema,
 } from '../../../shared/schemas/catalogue.ts';
+import { DEFAULT_RELEASE_TRACKING } from '../../../shared/schemas/releases.ts';
 import {
   buildCatalogue,
   CATALOGUE_NOW,
@@ -22,8 +23,8 @@ import {
 } from '../../../test/helpers/test-database.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
+import type { RepositoryRow } from '../../db/schema.ts';
 import { CatalogueQueryService } from './catalogue-query.service.ts';
-import type { RepositoryRow } from '../../repository/repository.queries.ts';
 
 /**
  * One query set on SQLite and on PostgreSQL in the same run, answers compared: the same rows in
@@ -59,6 +60,12 @@ async function prepare(name: 'sqlite' | 'postgres'): Promise<Side> {
     db: handle.db,
     clock: createFakeClock(CATALOGUE_NOW),
     exportBatchSize: 7,
+    // Pages, exports and statistics only: the detail answer's parts are not read here.
+    details: {
+      commentsOf: async () => [],
+      versionsOf: async () => [],
+      tracking: async () => ({ ...DEFAULT_RELEASE_TRACKING }),
+    },
   });
   return { name, handle, service, ...seeded, dispose };
 }

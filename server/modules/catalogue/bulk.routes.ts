@@ -1,22 +1,24 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  bulkBodySchema,
-  bulkResponseSchema,
-  exportSelectionBodySchema,
-} from '../../../shared/schemas/bulk.ts';
+import { bulkBodySchema, bulkResponseSchema } from '../../../shared/schemas/bulk.ts';
 import { errorBodySchema } from '../../../shared/schemas/errors.ts';
 import { requireUser } from '../../plugins/access.ts';
-import { exportFileName, streamCsv } from '../catalogue-query/csv-export.ts';
 
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+  429: errorBodySchema,
+  502: errorBodySchema,
+};
 const security = [{ bearerAuth: [] }];
 const member = { access: 'user' as const };
 const tags = ['repositories'];
 
-/** The list's selection (docs/product.md#bulk-actions): one action, or its CSV. */
+/** The list's selection (docs/product.md#bulk-actions): one action on many repositories, each reported. */
 export const bulkRoutes: FastifyPluginAsyncZod = async (app) => {
-  const bulk = app.services.bulk;
+  const { bulk } = app.services;
 
   app.post(
     '/repositories/bulk',
@@ -34,27 +36,5 @@ export const bulkRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       bulk.run(requireUser(request), request.body.items, request.body.action, request.body.tags),
-  );
-
-  app.post(
-    '/repositories/export',
-    {
-      config: member,
-      compress: { encodings: ['gzip', 'deflate'], zlibOptions: { level: 1 } },
-      schema: {
-        tags,
-        summary: 'CSV of the selected repositories the caller may see, in the order given',
-        security,
-        body: exportSelectionBodySchema,
-        produces: ['text/csv'],
-        response: { 200: z.string().describe('text/csv, RFC 4180'), ...errors },
-      },
-    },
-    async (request, reply) => {
-      const rows = bulk.exportRows(requireUser(request), request.body.items);
-      reply.header('content-type', 'text/csv; charset=utf-8');
-      reply.header('content-disposition', `attachment; filename="${exportFileName(app.clock.now())}"`);
-      return reply.send(streamCsv(rows) as never);
-    },
   );
 };

@@ -1,17 +1,14 @@
 import type { Kysely } from 'kysely';
 import { normalizeTags } from '../../../shared/repository-input.ts';
 import type { BulkAction, BulkResponse, BulkResult } from '../../../shared/schemas/bulk.ts';
-import type { RepositorySummary } from '../../../shared/schemas/repositories.ts';
 import type { Database } from '../../db/schema.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { resolveVisible, type Viewer } from '../../repository/access-policy.ts';
+import { scheduleAt } from '../../repository/repository.queries.ts';
+import { syncDueJob } from '../sync/sync.service.ts';
 import type { CatalogueService } from './catalogue.service.ts';
-import { presentSummary } from '../../repository/repository-presenter.ts';
-import type { Viewer } from '../../repository/repository.queries.ts';
-import * as queries from '../../repository/repository.queries.ts';
-import { SYNC_DUE_JOB } from '../sync/sync.jobs.ts';
-import { scheduleAt } from '../sync/sync-state.queries.ts';
 
 export interface BulkDeps {
   db: Kysely<Database>;
@@ -45,7 +42,7 @@ export class BulkService {
       }
     }
     // One engine run takes every repository made due above, within GitHub's pace.
-    if (queuedSync) await this.#deps.jobs.enqueue(SYNC_DUE_JOB, {});
+    if (queuedSync) await this.#deps.jobs.enqueue(syncDueJob, {});
     const failed = results.filter((result) => !result.ok).length;
     return { results, succeeded: results.length - failed, failed };
   }
@@ -57,32 +54,17 @@ export class BulkService {
         await catalogue.remove(viewer, fullName);
         return { id: fullName, ok: true, status: 'done' };
       case 'sync': {
-        const row = await catalogue.resolve(viewer, fullName);
+        const row = await resolveVisible(db, viewer, fullName);
         await scheduleAt(db, row.id, clock.now());
         return { id: row.full_name, ok: true, status: 'queued' };
       }
       case 'add_tags':
       case 'remove_tags': {
-        const row = await catalogue.resolve(viewer, fullName);
+        const row = await resolveVisible(db, viewer, fullName);
         const next = action === 'add_tags' ? addTags(row.tags, tags) : removeTags(row.tags, tags);
-        if (next !== row.tags) await catalogue.updateMetadata(viewer, row.full_name, { tags: next });
+        if (next !== row.tags) await catalogue.edit(viewer, row, { tags: next });
         return { id: row.full_name, ok: true, status: 'done' };
       }
-    }
-  }
-
-  /** The selection's rows the caller may see, in the order given, for the CSV export. */
-  async *exportRows(viewer: Viewer, items: readonly string[]): AsyncGenerator<RepositorySummary> {
-    for (const fullName of new Set(items)) {
-      let row: Awaited<ReturnType<CatalogueService['resolve']>>;
-      try {
-        row = await this.#deps.catalogue.resolve(viewer, fullName);
-      } catch (error) {
-        if (error instanceof AppError) continue;
-        throw error;
-      }
-      const summary = await queries.findSummary(this.#deps.db, row.id);
-      if (summary) yield presentSummary(summary);
     }
   }
 }

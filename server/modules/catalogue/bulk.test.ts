@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkResponseSchema } from '../../../shared/schemas/bulk.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
-import { SYNC_DUE_JOB } from '../sync/sync.jobs.ts';
+import { syncDueJob } from '../sync/sync.service.ts';
 
 let t: Awaited<ReturnType<typeof createReposTestApp>>;
 type Caller = Awaited<ReturnType<typeof signedInUser>>;
@@ -83,7 +83,11 @@ describe('bulk actions on a selection', () => {
   });
 
   it('queues updates for the sync engine: due now, one engine run', async () => {
-    const before = await t.app.db.selectFrom('jobs').select('id').where('kind', '=', SYNC_DUE_JOB).execute();
+    const before = await t.app.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('kind', '=', syncDueJob.name)
+      .execute();
     const answer = await bulk(bob, { items: ['vuejs/core'], action: 'sync' });
     expect(answer.results).toEqual([{ id: 'vuejs/core', ok: true, status: 'queued' }]);
     const state = await t.app.db
@@ -93,7 +97,11 @@ describe('bulk actions on a selection', () => {
       .where('full_name', '=', 'vuejs/core')
       .executeTakeFirstOrThrow();
     expect(new Date(state.due_at).getTime()).toBeLessThanOrEqual(Date.now());
-    const after = await t.app.db.selectFrom('jobs').select('id').where('kind', '=', SYNC_DUE_JOB).execute();
+    const after = await t.app.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('kind', '=', syncDueJob.name)
+      .execute();
     expect(after.length).toBeGreaterThan(before.length);
   });
 

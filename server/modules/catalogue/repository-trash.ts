@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { Database, RepositoriesTable } from '../../db/schema.ts';
+import type { Database, RepositoriesTable, RepositoryRow } from '../../db/schema.ts';
+import { addMs } from '../../lib/clock.ts';
+import { findRepositoryById, scheduleAt } from '../../repository/repository.queries.ts';
 import { deleteDerivedRows, inTransaction, writeDerivedRows } from '../../repository/repository-labels.ts';
-import { scheduleAt } from '../sync/sync-state.queries.ts';
 
 type Db = Kysely<Database>;
 
@@ -37,6 +38,8 @@ export async function deleteToTrash(
   repositoryId: number,
   deletedBy: number,
   now: Date,
+  /** Runs inside the deletion's transaction, with the row as it was (the bus's `repository.deleted`). */
+  inside: (trx: Db, repository: RepositoryRow) => Promise<void>,
 ): Promise<void> {
   await inTransaction(db, async (trx) => {
     const repository = await trx
@@ -61,12 +64,13 @@ export async function deleteToTrash(
         full_name_lower: repository.full_name.toLowerCase(),
         deleted_by: deletedBy,
         deleted_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + UNDO_DELETE_MS).toISOString(),
+        expires_at: addMs(now, UNDO_DELETE_MS).toISOString(),
         rows: JSON.stringify(snapshot),
       })
       .execute();
     await deleteDerivedRows(trx, repositoryId);
     await trx.deleteFrom('repositories').where('id', '=', repositoryId).execute();
+    await inside(trx, repository);
   });
 }
 
@@ -82,7 +86,13 @@ export function findUndoable(db: Db, fullName: string, now: Date) {
 }
 
 /** Puts a deleted repository back with every row it had; false when its id was taken meanwhile. */
-export async function restoreDeleted(db: Db, trashId: number, now: Date): Promise<number | null> {
+export async function restoreDeleted(
+  db: Db,
+  trashId: number,
+  now: Date,
+  /** Runs inside the restore's transaction, with the row back (the bus's `repository.restored`). */
+  inside: (trx: Db, repository: RepositoryRow) => Promise<void>,
+): Promise<number | null> {
   return inTransaction(db, async (trx) => {
     const trash = await trx
       .selectFrom('repository_trash')
@@ -115,6 +125,8 @@ export async function restoreDeleted(db: Db, trashId: number, now: Date): Promis
     });
     await scheduleAt(trx, repository.id, now);
     await trx.deleteFrom('repository_trash').where('id', '=', trashId).execute();
+    const restored = await findRepositoryById(trx, repository.id);
+    if (restored) await inside(trx, restored);
     return repository.id;
   });
 }

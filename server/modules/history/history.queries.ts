@@ -1,6 +1,6 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { isPostgres } from '../../db/migration-helpers.ts';
-import type { Database, RepositoriesTable, RepositoryHistoryTable } from '../../db/schema.ts';
+import type { Database, RepositoryHistoryTable, RepositoryMetricsTable } from '../../db/schema.ts';
 import type { StarCount } from './star-history.ts';
 
 /**
@@ -11,7 +11,6 @@ import type { StarCount } from './star-history.ts';
 
 type Db = Kysely<Database>;
 export type HistoryRow = Selectable<RepositoryHistoryTable>;
-export type RepositoryRow = Selectable<RepositoriesTable>;
 
 /** Every stored metrics row of a repository, oldest first; backfilled ones carry nulls. */
 export async function listMetrics(db: Db, repositoryId: number) {
@@ -145,22 +144,6 @@ export async function finishHistory(
     .execute();
 }
 
-export async function findRepository(db: Db, repositoryId: number): Promise<RepositoryRow | undefined> {
-  return db.selectFrom('repositories').selectAll().where('id', '=', repositoryId).executeTakeFirst();
-}
-
-/** Members who proved they can read a private repository, `first` first. */
-export async function accessHolders(db: Db, repositoryId: number, first: number | null): Promise<number[]> {
-  const rows = await db
-    .selectFrom('repository_access')
-    .select('user_id')
-    .where('repository_id', '=', repositoryId)
-    .orderBy('user_id')
-    .execute();
-  const ids = rows.map((row) => row.user_id);
-  return first !== null && ids.includes(first) ? [first, ...ids.filter((id) => id !== first)] : ids;
-}
-
 /** Rows written at a time: 3 parameters each, far below either database's limit. */
 const INSERT_CHUNK = 500;
 
@@ -224,4 +207,14 @@ export async function syncDue(db: Db, now: string): Promise<boolean> {
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** The day's metrics of a repository (one row per repository and day; a later write the same day wins). */
+export async function upsertDailyMetrics(db: Db, metrics: Insertable<RepositoryMetricsTable>): Promise<void> {
+  const { repository_id: _id, day: _day, ...values } = metrics;
+  await db
+    .insertInto('repository_metrics')
+    .values(metrics)
+    .onConflict((oc) => oc.columns(['repository_id', 'day']).doUpdateSet(values))
+    .execute();
 }

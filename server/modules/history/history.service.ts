@@ -1,22 +1,27 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import type { BackfillResponse, HistoryState } from '../../../shared/schemas/history.ts';
 import type { MetricPoint } from '../../../shared/schemas/repositories.ts';
-import type { Database } from '../../db/schema.ts';
+import type { CatalogueChanges } from '../../changes/catalogue-changes.ts';
+import type { Database, RepositoryRow } from '../../db/schema.ts';
 import type { GitHubClient } from '../../github/github-client.ts';
 import { GitHubError } from '../../github/github-error.ts';
 import { PaceWait } from '../../github/pacer.ts';
 import { QuotaBook } from '../../github/quota-book.ts';
+import { jobKind } from '../../jobs/job-definition.ts';
 import { countWaitingJobs } from '../../jobs/job-queue.queries.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { badRequest } from '../../lib/app-error.ts';
-import type { Clock } from '../../lib/clock.ts';
-import type { CatalogueService } from '../catalogue/catalogue.service.ts';
+import { addMs, type Clock, isoNow, nowMs } from '../../lib/clock.ts';
+import { resolveVisible, type Viewer } from '../../repository/access-policy.ts';
+import { findRepositoryById, listAccessHolders } from '../../repository/repository.queries.ts';
+import type { MeService } from '../me/me.service.ts';
 import * as queries from './history.queries.ts';
 import { reconstructStarCounts } from './star-history.ts';
 
-/** The engine's job: one run reads due histories until it must yield (history-jobs.ts). */
-export const BACKFILL_JOB = 'history:backfill';
+/** The engine's job: one run reads due histories until it must yield (history.jobs.ts). */
+export const backfillJob = jobKind('history:backfill', z.object({}));
 /** How long one run works before it hands over (within the job's deadline). */
 export const BACKFILL_RUN_MS = 45_000;
 /**
@@ -44,7 +49,8 @@ export const NO_TOKEN_MESSAGE =
 export interface HistoryDeps {
   db: Kysely<Database>;
   github: GitHubClient;
-  catalogue: Pick<CatalogueService, 'resolve' | 'personalToken'>;
+  /** Members' own GitHub tokens. */
+  me: Pick<MeService, 'personalToken'>;
   jobs: JobQueue;
   clock: Clock;
   /** HISTORY_BACKFILL: backfill on add and sweep every repository once, unasked. */
@@ -54,11 +60,6 @@ export interface HistoryDeps {
   /** HISTORY_QUIET_MS by default; tests shorten it. */
   quietMs?: number;
   log: FastifyBaseLogger;
-}
-
-export interface Viewer {
-  id: number;
-  is_admin: boolean;
 }
 
 export interface BackfillRunOptions {
@@ -115,8 +116,8 @@ export class HistoryService {
     viewer: Viewer,
     fullName: string,
   ): Promise<{ metrics: MetricPoint[]; history: HistoryState }> {
-    const { db, catalogue } = this.#deps;
-    const row = await catalogue.resolve(viewer, fullName);
+    const { db } = this.#deps;
+    const row = await resolveVisible(db, viewer, fullName);
     const [metrics, history] = await Promise.all([
       queries.listMetrics(db, row.id),
       queries.findHistory(db, row.id),
@@ -135,8 +136,8 @@ export class HistoryService {
    * engine as soon as it has nothing more urgent, with this member's token if they have one.
    */
   async requestBackfill(viewer: Viewer, fullName: string): Promise<BackfillResponse> {
-    const { db, catalogue, clock } = this.#deps;
-    const row = await catalogue.resolve(viewer, fullName);
+    const { db, clock } = this.#deps;
+    const row = await resolveVisible(db, viewer, fullName);
     if (row.gone === 1)
       throw badRequest(`${row.full_name} is gone from GitHub, so its star history can't be loaded.`);
     if (!(await this.#tokenFor(row, viewer.id)))
@@ -154,16 +155,37 @@ export class HistoryService {
     };
   }
 
-  /** A repository was just added: its history follows in the background (HISTORY_BACKFILL on). */
+  /** A repository was just added (after its commit): its history follows in the background (HISTORY_BACKFILL on). */
   async added(): Promise<void> {
     if (this.#deps.automatic) await this.kick();
+  }
+
+  /**
+   * The day's metrics of a repository just added or refreshed, in the change's transaction:
+   * one row per repository and day, the last write of the day winning.
+   */
+  async recordDay(
+    change: CatalogueChanges['repository.added'] | CatalogueChanges['repository.synced'],
+    trx: Kysely<Database>,
+  ): Promise<void> {
+    const row = 'repository' in change ? change.repository : change.after;
+    if (row.gone === 1) return;
+    await queries.upsertDailyMetrics(trx, {
+      repository_id: row.id,
+      day: isoNow(this.#deps.clock).slice(0, 10),
+      stars: row.stars,
+      forks: row.forks,
+      issues: row.issues,
+      commits: row.commits,
+      contributors: row.contributors,
+    });
   }
 
   /** Starts a run unless one is already waiting for a worker. */
   async kick(): Promise<void> {
     const { db, jobs, clock } = this.#deps;
-    if ((await countWaitingJobs(db, BACKFILL_JOB, clock.now())) > 0) return;
-    await jobs.enqueue(BACKFILL_JOB, {});
+    if ((await countWaitingJobs(db, backfillJob.name, clock.now())) > 0) return;
+    await jobs.enqueue(backfillJob, {});
   }
 
   /** Whether a run has anything to do (the scheduled tick starts one only then). */
@@ -178,7 +200,7 @@ export class HistoryService {
   }
 
   /**
-   * One run (the BACKFILL_JOB handler): takes due repositories one at a time — members'
+   * One run (the backfill job): takes due repositories one at a time — members'
    * requests first, then (HISTORY_BACKFILL on) every repository never backfilled — and reads
    * each one's history page by page. Before every page it yields when anything more urgent is
    * there: a member's GitHub call on this instance in the last `quietMs`, another job due or
@@ -200,7 +222,7 @@ export class HistoryService {
     };
     const skip: number[] = [];
     try {
-      while (Date.now() < run.deadline) {
+      while (nowMs(clock) < run.deadline) {
         await this.#checkUrgency(run.quietMs);
         const ids = await queries.dueRepositories(db, {
           now: clock.now().toISOString(),
@@ -210,7 +232,7 @@ export class HistoryService {
         });
         if (ids.length === 0) return outcome;
         for (const id of ids) {
-          if (Date.now() >= run.deadline) break;
+          if (nowMs(clock) >= run.deadline) break;
           skip.push(id);
           await this.#backfillOne(id, run, outcome);
         }
@@ -231,10 +253,10 @@ export class HistoryService {
     const leased = await queries.leaseHistory(db, id, {
       owner: run.owner,
       now: now.toISOString(),
-      until: new Date(now.getTime() + LEASE_MS).toISOString(),
+      until: addMs(now, LEASE_MS).toISOString(),
     });
     if (!leased) return;
-    const row = await queries.findRepository(db, id);
+    const row = await findRepositoryById(db, id);
     const history = await queries.findHistory(db, id);
     if (!row) return;
     const finish = (changes: Omit<Parameters<typeof queries.finishHistory>[3], 'updated_at'>) =>
@@ -245,7 +267,7 @@ export class HistoryService {
       outcome.waiting += 1;
       await finish({
         status: history?.status === 'done' ? 'done' : 'pending',
-        due_at: new Date(now.getTime() + NO_TOKEN_RETRY_MS).toISOString(),
+        due_at: addMs(now, NO_TOKEN_RETRY_MS).toISOString(),
         message: NO_TOKEN_MESSAGE,
       });
       return;
@@ -253,7 +275,7 @@ export class HistoryService {
     try {
       const read = await github.starHistory(row.full_name, token, {
         // Never wait for the pace: a turn that isn't free now ends the run (PaceWait).
-        deadline: Date.now(),
+        deadline: nowMs(clock),
         beforePage: async () => {
           await this.#checkUrgency(run.quietMs);
           this.#checkToken(token, run.budget);
@@ -295,9 +317,7 @@ export class HistoryService {
         status: 'failed',
         failures,
         due_at:
-          failures < AUTOMATIC_TRIES
-            ? new Date(now.getTime() + RETRY_BASE_MS * 2 ** (failures - 1)).toISOString()
-            : null,
+          failures < AUTOMATIC_TRIES ? addMs(now, RETRY_BASE_MS * 2 ** (failures - 1)).toISOString() : null,
         message: error instanceof GitHubError ? error.message : 'The star history could not be read.',
       });
     }
@@ -317,22 +337,22 @@ export class HistoryService {
     const { db, github, clock } = this.#deps;
     const now = clock.now();
     const idle = github.interactive.idleMs();
-    if (idle < quietMs) throw new Yield('interactive', new Date(now.getTime() + quietMs - idle));
+    if (idle < quietMs) throw new Yield('interactive', addMs(now, quietMs - idle));
     const at = now.toISOString();
-    if (await queries.otherJobsDue(db, BACKFILL_JOB, at))
-      throw new Yield('jobs', new Date(now.getTime() + Math.max(quietMs, 250)));
+    if (await queries.otherJobsDue(db, backfillJob.name, at))
+      throw new Yield('jobs', addMs(now, Math.max(quietMs, 250)));
     if (this.#deps.syncScheduled && (await queries.syncDue(db, at)))
-      throw new Yield('sync', new Date(now.getTime() + 60_000));
+      throw new Yield('sync', addMs(now, 60_000));
   }
 
   /** The token's share for history: half its REST pace a minute, a quarter of its hourly quota. */
   #checkToken(token: string, budget: number): void {
     const { github, clock } = this.#deps;
-    const now = clock.now().getTime();
+    const now = clock.now();
     if (!github.canSpend(token, 1, budget)) throw new Yield('quota', github.quotaResetOf(token));
     const key = QuotaBook.keyOf(token);
     if (github.pacer.restLastMinute(key) >= github.pace.restPerMinute * HISTORY_PACE_SHARE)
-      throw new Yield('pace', new Date(now + 6000));
+      throw new Yield('pace', addMs(now, 6000));
   }
 
   /**
@@ -340,17 +360,17 @@ export class HistoryService {
    * member's own (who asked, else who added it), else the server's; never anonymous. A
    * private repository only through the token of a member who proved access.
    */
-  async #tokenFor(row: queries.RepositoryRow, actor: number | null): Promise<string | null> {
-    const { db, github, catalogue } = this.#deps;
+  async #tokenFor(row: RepositoryRow, actor: number | null): Promise<string | null> {
+    const { db, github, me } = this.#deps;
     if (row.private === 1) {
-      for (const userId of await queries.accessHolders(db, row.id, actor ?? row.user_id)) {
-        const personal = await catalogue.personalToken(userId);
+      for (const userId of await listAccessHolders(db, row.id, actor ?? row.user_id)) {
+        const personal = await me.personalToken(userId);
         if (personal) return personal;
       }
       return null;
     }
     const member = actor ?? row.user_id;
-    const personal = member === null ? null : await catalogue.personalToken(member);
+    const personal = member === null ? null : await me.personalToken(member);
     return github.tokenFor(personal);
   }
 }

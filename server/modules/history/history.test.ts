@@ -10,7 +10,7 @@ import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
 import { buildRepositoryRow } from '../../../test/helpers/repository-row.ts';
 import { leaseHistory, replaceBackfilledRows } from './history.queries.ts';
-import { BACKFILL_JOB, NO_TOKEN_MESSAGE } from './history.service.ts';
+import { backfillJob, NO_TOKEN_MESSAGE } from './history.service.ts';
 
 /**
  * The star-history backfill end to end (docs/product.md#star-history): the double's
@@ -77,7 +77,7 @@ function helpers(t: App) {
         await t.app.db
           .selectFrom('jobs')
           .select('id')
-          .where('kind', '=', BACKFILL_JOB)
+          .where('kind', '=', backfillJob.name)
           .where('status', '=', 'pending')
           .execute()
       ).length,
@@ -441,7 +441,7 @@ describe('within the token’s pace and quota', () => {
       const job = await t.app.db
         .selectFrom('jobs')
         .select(['run_at', 'attempts', 'status'])
-        .where('kind', '=', BACKFILL_JOB)
+        .where('kind', '=', backfillJob.name)
         .executeTakeFirstOrThrow();
       expect(job.status).toBe('pending');
       expect(job.attempts).toBe(0);

@@ -6,6 +6,7 @@ import { notFound } from '../../lib/app-error.ts';
 import { type Clock, isoNow } from '../../lib/clock.ts';
 import { checkWebhookUrl, type Resolver } from '../../lib/outbound-guard.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
+import { revokeAllAccess } from '../../repository/repository.queries.ts';
 import type { AccountsService, UserChanges } from '../auth/accounts.service.ts';
 import { listSealedSecrets } from './me.queries.ts';
 
@@ -18,8 +19,8 @@ export interface MeDeps {
   clock: Clock;
   box: SecretBox;
   accounts: AccountsService;
-  /** The private repositories a member proved access to (the repository module's rows). */
-  repositoryAccess: { revokeAll(userId: number, db: Kysely<Database>): Promise<void> };
+  /** Where a personal token that can't be decrypted is reported. */
+  log: { error(object: object, message: string): void };
   config: AppConfig;
   resolve?: Resolver;
 }
@@ -82,7 +83,7 @@ export class MeService {
    */
   async removeGitHubToken(userId: number): Promise<GitHubTokenStatus> {
     const row = await this.#deps.db.transaction().execute(async (trx) => {
-      await this.#deps.repositoryAccess.revokeAll(userId, trx);
+      await revokeAllAccess(trx, userId);
       return this.#update(
         userId,
         { github_token_enc: null, github_token_last_four: null, github_token_set_at: null },
@@ -98,6 +99,19 @@ export class MeService {
     return row.github_token_enc
       ? this.#deps.box.open(row.github_token_enc, secretContext(userId, 'github_token'))
       : null;
+  }
+
+  /**
+   * The member's own GitHub token for work done on their behalf, or null: none stored, or sealed
+   * under another SECRET_KEY (reported, then treated as none).
+   */
+  async personalToken(userId: number): Promise<string | null> {
+    try {
+      return await this.readGitHubToken(userId);
+    } catch (error) {
+      this.#deps.log.error({ err: error, user_id: userId }, 'stored GitHub token could not be decrypted');
+      return null;
+    }
   }
 
   webhookStatus(row: UserRow): SlackWebhookStatus {

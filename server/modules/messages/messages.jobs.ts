@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import type { JobContext } from '../../jobs/job-definition.ts';
 import { defineJob, type JobDefinition, jobKind } from '../../jobs/job-definition.ts';
-import type { JobContext } from '../../jobs/job-queue.ts';
 
 /**
  * The outgoing messages' job kinds (docs/architecture.md#messages): every message the app sends

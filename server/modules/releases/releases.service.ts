@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { NewEvent } from '../../../shared/schemas/activity.ts';
 import {
   DEFAULT_RELEASE_TRACKING,
@@ -6,23 +6,20 @@ import {
   type ReleaseTracking,
   releaseSettingsBodySchema,
 } from '../../../shared/schemas/releases.ts';
-import type { Database, RepositoriesTable } from '../../db/schema.ts';
+import type { CatalogueChanges } from '../../changes/catalogue-changes.ts';
+import type { Database, RepositoryRow } from '../../db/schema.ts';
 import { RELEASES_READ, type ReleaseInfo, type ReleaseRead } from '../../github/repository-snapshot.ts';
 import { badRequest } from '../../lib/app-error.ts';
 import { type Clock, isoNow } from '../../lib/clock.ts';
+import { resolveVisible, type Viewer } from '../../repository/access-policy.ts';
 import { comparedValues } from '../versions/versions.service.ts';
 import { releaseDay, releaseDescription, tagMatcher, VERSION_NUMBER_MAX } from './release-rules.ts';
 import * as queries from './releases.queries.ts';
 
-type RepositoryRow = Selectable<RepositoriesTable>;
-type Viewer = { id: number; is_admin: boolean };
-
 export interface ReleasesDeps {
   db: Kysely<Database>;
   clock: Clock;
-  /** The repository if the viewer may see (and so curate) it, else 404: the catalogue's rule. */
-  resolve: (viewer: Viewer, fullName: string) => Promise<RepositoryRow>;
-  /** Records events in the caller's transaction (the activity module's insertEvents). */
+  /** Records events in the caller's transaction (the activity module's recorder). */
   recordEvents: (db: Kysely<Database>, events: readonly NewEvent[], now: string) => Promise<void>;
 }
 
@@ -72,7 +69,7 @@ export class ReleasesService {
     fullName: string,
     body: ReleaseSettingsBody,
   ): Promise<ReleaseTracking> {
-    const row = await this.#deps.resolve(viewer, fullName);
+    const row = await resolveVisible(this.#deps.db, viewer, fullName);
     // The route validated the body already; parsed again so a direct call can't store a bad pattern.
     const parsed = releaseSettingsBodySchema.safeParse(body);
     if (!parsed.success) {
@@ -90,6 +87,18 @@ export class ReleasesService {
   /** Lower-case names of these repositories whose tags are followed instead of releases. */
   async followingTags(repositoryIds: number[]): Promise<Set<string>> {
     return new Set(await queries.listFollowingTags(this.#deps.db, repositoryIds));
+  }
+
+  /** A new repository's releases, in the add's transaction: the latest matching one becomes a version. */
+  async added(change: CatalogueChanges['repository.added'], trx: Kysely<Database>): Promise<void> {
+    if (change.snapshot.releases)
+      await this.record(trx, change.repository, change.snapshot.releases, isoNow(this.#deps.clock));
+  }
+
+  /** A refresh's releases, in its transaction: new ones become versions with their metrics. */
+  async synced(change: CatalogueChanges['repository.synced'], trx: Kysely<Database>): Promise<void> {
+    if (change.snapshot?.releases && change.after.gone === 0)
+      await this.record(trx, change.after, change.snapshot.releases, isoNow(this.#deps.clock));
   }
 
   /**

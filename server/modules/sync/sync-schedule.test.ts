@@ -3,10 +3,9 @@ import { listDoubleRepositories } from '../../../test/github-double/index.ts';
 import { login, signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { createFakeClock } from '../../../test/helpers/fake-clock.ts';
 import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
-import { SYNC_DUE_JOB } from './sync.jobs.ts';
-import { leaseDue } from './sync-state.queries.ts';
 import { countPendingJobs } from '../../jobs/job-queue.queries.ts';
-import { runScheduledSync } from '../../jobs/repository-sync.ts';
+import { syncDueJob } from './sync.service.ts';
+import { leaseDue } from './sync-state.queries.ts';
 
 const apps: Awaited<ReturnType<typeof createReposTestApp>>[] = [];
 afterEach(async () => {
@@ -40,14 +39,14 @@ async function world(env: Record<string, string> = {}) {
   };
   /** Waits until the app's job worker has finished every run of the engine. */
   const settled = () =>
-    vi.waitFor(async () => expect(await countPendingJobs(t.app.db, SYNC_DUE_JOB)).toBe(0), {
+    vi.waitFor(async () => expect(await countPendingJobs(t.app.db, syncDueJob.name)).toBe(0), {
       timeout: 10_000,
       interval: 20,
     });
   /** A tick's run, as the job queue's worker does it. */
   const run = async () => {
     nextMinute();
-    const job = await runScheduledSync(t.app, tick());
+    const job = await t.app.services.registry.tick(syncDueJob.name, tick());
     expect(job).toBeGreaterThan(0);
     await settled();
   };
@@ -77,12 +76,14 @@ describe('the sync engine', () => {
     t.github.setSnapshot('2026-08-22');
     t.github.removeRepository('octo-double/doomed-repository');
     nextMinute();
-    const job = await runScheduledSync(t.app, tick());
+    const job = await t.app.services.registry.tick(syncDueJob.name, tick());
     expect(job).toBeGreaterThan(0);
     // Another instance on the same tick finds it taken; a later tick finds the run pending.
-    expect(await runScheduledSync(t.app, tick('other-instance'))).toBeNull();
+    expect(await t.app.services.registry.tick(syncDueJob.name, tick('other-instance'))).toBeNull();
     nextMinute();
-    expect(await runScheduledSync(t.app, tick('other-instance'))).toBeGreaterThanOrEqual(0);
+    expect(
+      await t.app.services.registry.tick(syncDueJob.name, tick('other-instance')),
+    ).toBeGreaterThanOrEqual(0);
     await settled();
 
     expect(await state('facebook/react')).toMatchObject({

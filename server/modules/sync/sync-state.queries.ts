@@ -1,7 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../../db/migration-helpers.ts';
-import type { Database } from '../../db/schema.ts';
-import type { RepositoryRow } from '../../repository/repository.queries.ts';
+import type { Database, RepositoryRow } from '../../db/schema.ts';
 
 /**
  * The sync engine's schedule (docs/architecture.md#sync-engine): one `repository_sync_state`
@@ -13,16 +12,6 @@ import type { RepositoryRow } from '../../repository/repository.queries.ts';
 type Db = Kysely<Database>;
 
 export type SyncResult = 'ok' | 'gone' | 'failed';
-
-/** Puts a repository on the schedule, or moves its due time (a queued "Update", an import). */
-export async function scheduleAt(db: Db, repositoryId: number, dueAt: Date): Promise<void> {
-  const due = dueAt.toISOString();
-  await db
-    .insertInto('repository_sync_state')
-    .values({ repository_id: repositoryId, due_at: due, failures: 0 })
-    .onConflict((conflict) => conflict.column('repository_id').doUpdateSet({ due_at: due }))
-    .execute();
-}
 
 /**
  * Leases up to `limit` due repositories (oldest due first) to `owner` until `until`, and

@@ -1,102 +1,73 @@
 import { Cron } from 'croner';
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import type { AdminSync } from '../../../shared/schemas/admin.ts';
 import type { Commit, QueuedResponse, Repository } from '../../../shared/schemas/repositories.ts';
 import type { Database } from '../../db/schema.ts';
-import { type Etags, FULL_FETCH_COST, type GitHubClient } from '../../github/github-client.ts';
+import type { Etags, GitHubClient } from '../../github/github-client.ts';
 import { GitHubError } from '../../github/github-error.ts';
-import { fetchRepositoriesWithGraphql, GRAPHQL_BATCH_SIZE } from '../../github/graphql-batch.ts';
+import { queuedAnswer } from '../../github/paced-work.ts';
 import { PaceWait } from '../../github/pacer.ts';
 import { QuotaBook } from '../../github/quota-book.ts';
 import type { RepositorySnapshot } from '../../github/repository-snapshot.ts';
+import { jobKind } from '../../jobs/job-definition.ts';
 import { countPendingJobs } from '../../jobs/job-queue.queries.ts';
-import type { JobQueue } from '../../jobs/job-queue.ts';
+import type { JobRegistry } from '../../jobs/job-registry.ts';
 import { badRequest, notFound } from '../../lib/app-error.ts';
-import type { Clock } from '../../lib/clock.ts';
-import type { ReleasesService } from '../releases/releases.service.ts';
-import type { CatalogueService } from '../catalogue/catalogue.service.ts';
-import { COUNT_CONTRIBUTORS_JOB, type CountContributorsPayload, paceEta } from '../catalogue/import.jobs.ts';
-import { queuedAnswer } from './paced-work.ts';
-import { parseEtags, snapshotOfRow } from '../../repository/repository-presenter.ts';
-import type { RepositoryRow, Viewer } from '../../repository/repository.queries.ts';
+import { type Clock, nowMs, parseTime } from '../../lib/clock.ts';
+import { resolveVisible, type Viewer } from '../../repository/access-policy.ts';
 import * as queries from '../../repository/repository.queries.ts';
+import type { CatalogueQueryService } from '../catalogue-query/catalogue-query.service.ts';
+import type { MeService } from '../me/me.service.ts';
+import type { GitHubDataWriter } from './github-data-writer.service.ts';
 import {
-  deferDuePublic,
-  failuresOf,
-  finishAttempt,
-  leaseDue,
-  releaseLeases,
-  scheduleAt,
-  scheduleOverview,
-} from './sync-state.queries.ts';
+  type SyncEngine,
+  type SyncRunOptions,
+  type SyncRunOutcome,
+  storedState,
+} from './sync-engine.service.ts';
+import { scheduleOverview } from './sync-state.queries.ts';
+
+/**
+ * The sync engine's work item (docs/architecture.md#sync-engine): one run that leases due
+ * repositories and refreshes them for up to SYNC_RUN_MS. SYNC_SCHEDULE's tick queues it
+ * (sync.jobs.ts); it runs on the durable job queue, so a run cut short by a crash leaves its
+ * rows due and their leases run out.
+ */
+export const syncDueJob = jobKind('repositories:sync-due', z.object({}));
 
 /** Stored commits younger than this are served without asking GitHub again. */
 const COMMITS_FRESH_MS = 15 * 60 * 1000;
-
-export interface RepositorySyncDeps {
-  db: Kysely<Database>;
-  github: GitHubClient;
-  catalogue: CatalogueService;
-  jobs: JobQueue;
-  clock: Clock;
-  /** SYNC_SCHEDULE: when the engine wakes (`off`: never on its own). */
-  schedule: string;
-  /** SYNC_LEASE_SECONDS in ms: how long a run holds the rows it took. */
-  leaseMs: number;
-  /** Which repositories have only tags: their batch query reads tags instead of releases. */
-  releases?: Pick<ReleasesService, 'followingTags'>;
-}
-
-/** What one engine run did; `deferred` rows went back due later because GitHub's pace or quota said so. */
-export interface SyncRunOutcome {
-  synced: number;
-  gone: number;
-  failed: number;
-  deferred: number;
-  /** When the deferred rows are due again (the latest deferral), or null. */
-  deferredUntil: Date | null;
-  /** Contributor recounts queued because new commits arrived. */
-  recounts: number;
-}
-
-export interface SyncRunOptions {
-  /** Names this run in the leases it takes. */
-  owner: string;
-  /** Epoch ms: no new lease after it, and no wait for GitHub's pace beyond it. */
-  deadline: number;
-  /** Share of a token's hourly quota the run may leave spent (SYNC_QUOTA_BUDGET). */
-  budget?: number;
-}
-
-/** Background work spends at most this share of a token's hourly quota; the rest is for members. */
-export const SYNC_QUOTA_BUDGET = 0.5;
-/**
- * Rows leased at a time for REST work (GraphQL leases a query's 25): one, because REST reads
- * them one by one and a row waiting behind others could outlive its lease.
- */
-const REST_LEASE_SIZE = 1;
-/** A failing repository is retried after 15 min, then 30, 60, … at most a week apart. */
-const SYNC_RETRY_BASE_MS = 15 * 60_000;
-const SYNC_RETRY_MAX_MS = 7 * 24 * 3600_000;
-
 /** Failing repositories the admin overview lists. */
 const RECENT_ERRORS = 20;
 /** Members whose tokens the overview can name (the rest show as "unknown"). */
 const TOKEN_HOLDERS_SHOWN = 500;
 
-/** The engine's next wake-up under SYNC_SCHEDULE, or null when it is off. */
-function nextRun(pattern: string, now: Date): string | null {
-  if (pattern.trim().toLowerCase() === 'off') return null;
-  return new Cron(pattern.trim(), { paused: true }).nextRun(now)?.toISOString() ?? null;
+export interface RepositorySyncDeps {
+  db: Kysely<Database>;
+  github: GitHubClient;
+  writer: GitHubDataWriter;
+  engine: SyncEngine;
+  me: Pick<MeService, 'personalToken'>;
+  /** The detail answer of an update. */
+  catalogueQuery: Pick<CatalogueQueryService, 'present'>;
+  clock: Clock;
+  /** SYNC_SCHEDULE: when the engine wakes (null: never on its own). */
+  schedule: string | null;
+  /** Every kind of background work, for the admin's overview. */
+  registry: Pick<JobRegistry, 'report'>;
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** The engine's next wake-up under SYNC_SCHEDULE, or null when it is off. */
+function nextRun(pattern: string | null, now: Date): string | null {
+  if (pattern === null) return null;
+  return new Cron(pattern, { paused: true }).nextRun(now)?.toISOString() ?? null;
 }
 
 /**
  * Refreshing catalogued repositories from GitHub: a member's "Update", the scheduled refresh
- * (docs/product.md#background-work) and the recent commits of the detail screen.
+ * (docs/product.md#background-work), the admin's overview of it and the recent commits of the
+ * detail screen.
  */
 export class RepositorySyncService {
   readonly #deps: RepositorySyncDeps;
@@ -109,10 +80,10 @@ export class RepositorySyncService {
    * PUT /repositories/{id}: refresh from GitHub; a failure keeps the stored data. When the
    * token's pace is spent for longer than the call waits, the engine does it by the ETA.
    */
-  async sync(viewer: Viewer, fullName: string): Promise<Repository | QueuedResponse> {
-    const { catalogue, github, db } = this.#deps;
-    const row = await catalogue.resolve(viewer, fullName);
-    const personal = await catalogue.personalToken(viewer.id);
+  async update(viewer: Viewer, fullName: string): Promise<Repository | QueuedResponse> {
+    const { writer, github, db, me } = this.#deps;
+    const row = await resolveVisible(db, viewer, fullName);
+    const personal = await me.personalToken(viewer.id);
     if (row.private === 1 && !personal) {
       throw badRequest(
         'Syncing a private repository needs your own GitHub token: add it in Settings → GitHub Access.',
@@ -124,7 +95,7 @@ export class RepositorySyncService {
       fetched = await github.fetchRepository(row.full_name, token, storedState(row));
     } catch (error) {
       if (error instanceof PaceWait) {
-        await scheduleAt(db, row.id, error.eta);
+        await queries.scheduleAt(db, row.id, error.eta);
         return queuedAnswer(error.eta, `the update of ${row.full_name}`);
       }
       if (!(error instanceof GitHubError && error.kind === 'not_found')) throw error;
@@ -137,269 +108,22 @@ export class RepositorySyncService {
             `${row.full_name} can no longer be read with your GitHub token, so it is hidden from you now.`,
           );
       }
-      await catalogue.markGone(row);
+      await writer.markGone(row);
       throw notFound(
         `${row.full_name} no longer exists on GitHub, or can no longer be read. Its stored data is kept and marked as gone.`,
       );
     }
-    if (!(await catalogue.applySnapshot(row, fetched.snapshot, fetched.etags))) {
+    if (!(await writer.applySnapshot(row, fetched.snapshot, fetched.etags))) {
       throw notFound(
         `${row.full_name} now names a different repository on GitHub. The stored data is kept and marked as gone.`,
       );
     }
-    return catalogue.present(row.id);
+    return this.#deps.catalogueQuery.present(row.id);
   }
 
-  /**
-   * One run of the sync engine (docs/architecture.md#sync-engine): leases due repositories
-   * and refreshes them until none is due, `deadline` (epoch ms) passes, or GitHub's pace or
-   * quota says "later" (the rows are then handed back due at that time, not failed). Public
-   * repositories go 25 to a GraphQL query through the server token, else one by one over REST
-   * with their stored ETags; private ones through the token of a member who proved access.
-   * Background work spends at most SYNC_QUOTA_BUDGET of a token's hourly quota.
-   */
-  async syncDue(options: SyncRunOptions): Promise<SyncRunOutcome> {
-    const run = { budget: SYNC_QUOTA_BUDGET, ...options };
-    const outcome: SyncRunOutcome = {
-      synced: 0,
-      gone: 0,
-      failed: 0,
-      deferred: 0,
-      deferredUntil: null,
-      recounts: 0,
-    };
-    const serverToken = this.#deps.github.tokenFor(null);
-    const lanes: { private: boolean; size: number; work: (rows: RepositoryRow[]) => Promise<boolean> }[] = [
-      serverToken
-        ? {
-            private: false,
-            size: GRAPHQL_BATCH_SIZE,
-            work: (rows) => this.#syncGraphqlBatch(rows, serverToken, run, outcome),
-          }
-        : { private: false, size: REST_LEASE_SIZE, work: (rows) => this.#syncRestRows(rows, run, outcome) },
-      { private: true, size: REST_LEASE_SIZE, work: (rows) => this.#syncPrivateRows(rows, run, outcome) },
-    ];
-    for (const lane of lanes) {
-      const deferredBefore = outcome.deferred;
-      while (Date.now() < run.deadline) {
-        const now = this.#deps.clock.now();
-        const rows = await leaseDue(this.#deps.db, {
-          owner: run.owner,
-          now,
-          until: new Date(now.getTime() + this.#deps.leaseMs),
-          limit: lane.size,
-          private: lane.private,
-        });
-        if (rows.length === 0) break;
-        if (!(await lane.work(rows))) break;
-      }
-      // The shared token (or the anonymous quota) is used up: the rest of the public lane waits
-      // for the same moment instead of staying due and being leased, one by one, at every tick.
-      if (!lane.private && outcome.deferred > deferredBefore && outcome.deferredUntil) {
-        outcome.deferred += await deferDuePublic(
-          this.#deps.db,
-          this.#deps.clock.now(),
-          outcome.deferredUntil,
-        );
-      }
-    }
-    return outcome;
-  }
-
-  /** Up to 25 public repositories in one GraphQL query; false when GitHub said "later". */
-  async #syncGraphqlBatch(
-    rows: RepositoryRow[],
-    token: string,
-    run: Required<SyncRunOptions>,
-    outcome: SyncRunOutcome,
-  ): Promise<boolean> {
-    const { github } = this.#deps;
-    if (!github.canSpend(token, 1, run.budget))
-      return this.#defer(rows, run.owner, github.quotaResetOf(token), outcome);
-    let results: Map<string, RepositorySnapshot | GitHubError>;
-    try {
-      const followTags = (await this.#deps.releases?.followingTags(rows.map((row) => row.id))) ?? new Set();
-      results = await fetchRepositoriesWithGraphql(
-        github,
-        token,
-        rows.map((row) => row.full_name),
-        { deadline: run.deadline },
-        followTags,
-      );
-    } catch (error) {
-      const eta = paceEta(error);
-      if (eta) return this.#defer(rows, run.owner, eta, outcome);
-      for (const row of rows) await this.#record(row, run.owner, errorText(error), outcome);
-      return false;
-    }
-    for (const row of rows) {
-      const result =
-        results.get(row.full_name) ?? new GitHubError('unreachable', 'GitHub left it out of the answer');
-      await this.#record(row, run.owner, result, outcome);
-    }
-    return true;
-  }
-
-  /** Public repositories over REST without a token, with their stored ETags. */
-  async #syncRestRows(
-    rows: RepositoryRow[],
-    run: Required<SyncRunOptions>,
-    outcome: SyncRunOutcome,
-  ): Promise<boolean> {
-    const { github } = this.#deps;
-    for (const [index, row] of rows.entries()) {
-      const rest = rows.slice(index);
-      if (!github.canSpend(null, FULL_FETCH_COST, run.budget))
-        return this.#defer(rest, run.owner, github.quotaResetOf(null), outcome);
-      try {
-        const fetched = await github.fetchRepository(row.full_name, null, storedState(row), {
-          deadline: run.deadline,
-        });
-        await this.#record(row, run.owner, fetched.snapshot, outcome, fetched.etags);
-      } catch (error) {
-        const eta = paceEta(error);
-        if (eta) return this.#defer(rest, run.owner, eta, outcome);
-        await this.#record(row, run.owner, error instanceof GitHubError ? error : errorText(error), outcome);
-      }
-    }
-    return true;
-  }
-
-  async #syncPrivateRows(
-    rows: RepositoryRow[],
-    run: Required<SyncRunOptions>,
-    outcome: SyncRunOutcome,
-  ): Promise<boolean> {
-    for (const [index, row] of rows.entries()) {
-      try {
-        await this.#syncPrivate(row, run, outcome);
-      } catch (error) {
-        const eta = paceEta(error);
-        if (eta) return this.#defer(rows.slice(index), run.owner, eta, outcome);
-        await this.#record(row, run.owner, errorText(error), outcome);
-      }
-    }
-    return true;
-  }
-
-  /**
-   * A private repository through the token of a member who proved access (the adder first),
-   * re-checking visibility on the way: a member without a token, or whose token no longer
-   * reads it (404) or is refused (401), loses access and the next member's token is tried.
-   * Gone only when every token tried answered 404; nobody able to read it is a failure.
-   */
-  async #syncPrivate(row: RepositoryRow, run: Required<SyncRunOptions>, outcome: SyncRunOutcome) {
-    const { db, github, catalogue } = this.#deps;
-    let tried = 0;
-    let missing = 0;
-    let lastError: GitHubError | string = 'No member with access has a GitHub token that reads it.';
-    for (const userId of await queries.listAccessHolders(db, row.id, row.user_id)) {
-      const token = await catalogue.personalToken(userId);
-      if (!token) {
-        await queries.revokeAccess(db, row.id, userId);
-        continue;
-      }
-      if (!github.canSpend(token, FULL_FETCH_COST, run.budget)) {
-        lastError = 'Every token with access has spent its share of the hourly quota.';
-        continue;
-      }
-      tried += 1;
-      try {
-        const fetched = await github.fetchRepository(row.full_name, token, storedState(row), {
-          deadline: run.deadline,
-        });
-        await this.#record(row, run.owner, fetched.snapshot, outcome, fetched.etags);
-        return;
-      } catch (error) {
-        if (!(error instanceof GitHubError)) throw error;
-        lastError = error;
-        if (error.kind !== 'not_found' && error.kind !== 'bad_credentials') break;
-        if (error.kind === 'not_found') missing += 1;
-        await queries.revokeAccess(db, row.id, userId);
-      }
-    }
-    const gone = tried > 0 && missing === tried;
-    await this.#record(
-      row,
-      run.owner,
-      gone ? new GitHubError('not_found', `${row.full_name} is gone`) : lastError,
-      outcome,
-    );
-  }
-
-  /**
-   * Applies one repository's result and hands its row back: due again a sync interval later,
-   * or, after a failure, sooner but backing off (SYNC_RETRY_BASE_MS doubling per consecutive
-   * failure, at most a week). New commits since the last sync mean the contributor count may
-   * have moved too: it is recounted within the pace (conditionally, so an unchanged list is free).
-   */
-  async #record(
-    row: RepositoryRow,
-    owner: string,
-    result: RepositorySnapshot | GitHubError | string,
-    outcome: SyncRunOutcome,
-    etags: Etags | null = null,
-  ): Promise<void> {
-    const { db, catalogue, clock, jobs } = this.#deps;
-    const at = clock.now();
-    if (result instanceof GitHubError && result.kind === 'not_found') {
-      await catalogue.markGone(row);
-      outcome.gone += 1;
-      await finishAttempt(db, row.id, {
-        owner,
-        result: 'gone',
-        error: result.message,
-        dueAt: catalogue.nextSyncAt(),
-        at,
-      });
-      return;
-    }
-    if (typeof result === 'string' || result instanceof GitHubError) {
-      const failures = (await failuresOf(db, row.id)) + 1;
-      const delay = Math.min(SYNC_RETRY_BASE_MS * 2 ** (failures - 1), SYNC_RETRY_MAX_MS);
-      outcome.failed += 1;
-      await finishAttempt(db, row.id, {
-        owner,
-        result: 'failed',
-        error: typeof result === 'string' ? result : result.message,
-        dueAt: new Date(at.getTime() + delay),
-        at,
-      });
-      return;
-    }
-    if (!(await catalogue.applySnapshot(row, result, etags))) {
-      // The name now belongs to a different repository: applySnapshot marked this one gone.
-      outcome.gone += 1;
-      await finishAttempt(db, row.id, {
-        owner,
-        result: 'gone',
-        error: null,
-        dueAt: catalogue.nextSyncAt(),
-        at,
-      });
-      return;
-    }
-    outcome.synced += 1;
-    const newCommits = result.commits !== row.commits || result.lastCommit !== row.last_commit;
-    if (result.contributors === null && newCommits && row.contributors_pending !== 1) {
-      const payload: CountContributorsPayload = { repository_id: row.id, user_id: null, recount: true };
-      await jobs.enqueue(COUNT_CONTRIBUTORS_JOB, payload);
-      outcome.recounts += 1;
-    }
-    await finishAttempt(db, row.id, { owner, result: 'ok', error: null, dueAt: catalogue.nextSyncAt(), at });
-  }
-
-  /** GitHub said "later": the rows go back due at `eta`, leases cleared, nothing failed. */
-  async #defer(rows: RepositoryRow[], owner: string, eta: Date, outcome: SyncRunOutcome): Promise<false> {
-    outcome.deferredUntil = eta;
-    await releaseLeases(
-      this.#deps.db,
-      owner,
-      rows.map((row) => row.id),
-      eta,
-    );
-    outcome.deferred += rows.length;
-    return false;
+  /** One run of the sync engine (the sync-due job; tests and the demo call it directly). */
+  syncDue(options: SyncRunOptions): Promise<SyncRunOutcome> {
+    return this.#deps.engine.run(options);
   }
 
   /**
@@ -408,7 +132,7 @@ export class RepositorySyncService {
    * and the repositories failing now.
    */
   async overview(): Promise<AdminSync> {
-    const { db, github, catalogue, clock } = this.#deps;
+    const { db, github, me, writer, clock } = this.#deps;
     const now = clock.now();
     const schedule = await scheduleOverview(db, now, RECENT_ERRORS);
     const owners = new Map<string, { owner: string; lastFour: string | null }>([
@@ -418,7 +142,7 @@ export class RepositorySyncService {
     if (serverToken)
       owners.set(QuotaBook.keyOf(serverToken), { owner: 'server', lastFour: serverToken.slice(-4) });
     for (const member of await queries.listTokenHolders(db, TOKEN_HOLDERS_SHOWN)) {
-      const token = await catalogue.personalToken(member.id);
+      const token = await me.personalToken(member.id);
       if (token) owners.set(QuotaBook.keyOf(token), { owner: member.username, lastFour: token.slice(-4) });
     }
     const states = new Map(github.tokenStates().map((state) => [state.key, state]));
@@ -429,7 +153,7 @@ export class RepositorySyncService {
       running: schedule.running,
       jobs_waiting: await countPendingJobs(db),
       next_run_at: nextRun(this.#deps.schedule, now),
-      interval_hours: catalogue.syncIntervalHours,
+      interval_hours: writer.syncIntervalHours,
       tokens: keys.map((key) => {
         const state = states.get(key);
         const who = owners.get(key) ?? { owner: 'unknown', lastFour: null };
@@ -443,6 +167,7 @@ export class RepositorySyncService {
           paused_until: state?.pausedUntil?.toISOString() ?? null,
         };
       }),
+      jobs: await this.#deps.registry.report(),
       recent_errors: schedule.errors.map((row) => ({
         repository_id: row.full_name,
         full_name: row.full_name,
@@ -456,15 +181,15 @@ export class RepositorySyncService {
 
   /** Recent commits: fresh stored ones as they are, else from GitHub (stored ones if it fails). */
   async commits(viewer: Viewer, fullName: string, limit: number): Promise<Commit[]> {
-    const { catalogue, github, clock } = this.#deps;
-    const row = await catalogue.resolve(viewer, fullName);
+    const { db, github, me, clock } = this.#deps;
+    const row = await resolveVisible(db, viewer, fullName);
     const stored = JSON.parse(row.recent_commits) as Commit[];
     const age = row.last_synced
-      ? clock.now().getTime() - Date.parse(row.last_synced)
+      ? nowMs(clock) - parseTime(row.last_synced).getTime()
       : Number.POSITIVE_INFINITY;
     if (age < COMMITS_FRESH_MS && (stored.length >= limit || stored.length < 10))
       return stored.slice(0, limit);
-    const personal = await catalogue.personalToken(viewer.id);
+    const personal = await me.personalToken(viewer.id);
     const token = row.private === 1 ? personal : github.tokenFor(personal);
     try {
       return await github.listCommits(row.full_name, token, limit);
@@ -473,9 +198,4 @@ export class RepositorySyncService {
       throw error;
     }
   }
-}
-
-/** What a conditional read compares against: the stored snapshot and GitHub's ETags for it. */
-function storedState(row: RepositoryRow): { snapshot: RepositorySnapshot; etags: Etags } {
-  return { snapshot: snapshotOfRow(row), etags: parseEtags(row.etags) };
 }

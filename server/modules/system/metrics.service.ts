@@ -4,6 +4,7 @@ import type { PoolStats } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { GitHubClient } from '../../github/github-client.ts';
 import { QuotaBook } from '../../github/quota-book.ts';
+import type { JobRegistry } from '../../jobs/job-registry.ts';
 import { type Clock, isoNow } from '../../lib/clock.ts';
 import { countDueJobsByKind, countJobsByKindAndStatus, countSyncQueue } from './system.queries.ts';
 import { PROBE_DEADLINE_MS } from './system.service.ts';
@@ -18,6 +19,8 @@ export interface OperationsMetricsDeps {
   poolStats: () => PoolStats | null;
   /** Whether rate-limit counters are shared through Redis: `ok`, `degraded` or `disabled`. */
   redisStatus: () => 'ok' | 'degraded' | 'disabled';
+  /** The job registry's schedules on this instance. */
+  jobs: Pick<JobRegistry, 'nextRuns'>;
 }
 
 /**
@@ -38,6 +41,7 @@ export class OperationsMetrics {
   readonly #syncQueue: Gauge<'state'>;
   readonly #jobs: Gauge<'kind' | 'status'>;
   readonly #jobsDue: Gauge<'kind'>;
+  readonly #nextRun: Gauge<'kind'>;
   /** Only on PostgreSQL: SQLite has no pool. */
   readonly #pool: Gauge<'state'> | null = null;
   readonly #poolMax: Gauge | null = null;
@@ -90,6 +94,12 @@ export class OperationsMetrics {
     this.#jobsDue = new Gauge({
       name: 'repo_tracker_jobs_due',
       help: 'Jobs due now and waiting for a worker, by kind',
+      labelNames: ['kind'],
+      registers,
+    });
+    this.#nextRun = new Gauge({
+      name: 'repo_tracker_job_next_run_timestamp_seconds',
+      help: 'When each scheduled kind of background work next ticks on this instance (Unix time)',
       labelNames: ['kind'],
       registers,
     });
@@ -149,6 +159,9 @@ export class OperationsMetrics {
       this.#poolMax.set(pool.max);
     }
     this.#redisUp?.set(redisStatus() === 'ok' ? 1 : 0);
+    this.#nextRun.reset();
+    for (const { kind, at } of this.#deps.jobs.nextRuns())
+      this.#nextRun.set({ kind }, Math.floor(at.getTime() / 1000));
     await this.#refreshQueues();
   }
 

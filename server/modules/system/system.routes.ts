@@ -8,10 +8,10 @@ import {
 } from '../../../shared/schemas/system.ts';
 import type { PoolStats } from '../../db/database.ts';
 import type { GitHubClient } from '../../github/github-client.ts';
-import { checkDatabase, checkReadiness } from './system.service.ts';
 import { OperationsMetrics } from './metrics.service.ts';
+import { checkDatabase, checkReadiness } from './system.service.ts';
 
-export interface HealthRoutesOptions {
+export interface SystemRoutesOptions {
   appName: string;
   apiVersion: string;
   gitCommit: string | null;
@@ -26,7 +26,7 @@ export interface HealthRoutesOptions {
  * Liveness, readiness and version are public and reveal nothing beyond what the footer shows;
  * metrics are for admins and the scraper holding METRICS_TOKEN.
  */
-export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (app, options) => {
+export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (app, options) => {
   app.get(
     '/health',
     {
@@ -77,6 +77,7 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (a
     serverToken: app.config.githubToken,
     poolStats: options.poolStats,
     redisStatus: () => app.rateLimiter.redis,
+    jobs: app.services.registry,
   });
   app.get(
     '/metrics',

@@ -1,11 +1,13 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { errorBodySchema } from '../../../shared/schemas/errors.ts';
 import { healthResponseSchema, readinessResponseSchema } from '../../../shared/schemas/system.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
 import { testDialect } from '../../../test/helpers/test-database.ts';
 import { QuotaBook } from '../../github/quota-book.ts';
+import { jobKind } from '../../jobs/job-definition.ts';
 
 /**
  * Liveness, readiness and metrics (docs/operations.md#health-checks, #monitoring), on SQLite and
@@ -150,7 +152,7 @@ describe('GET /metrics', () => {
       payload: { id: 'facebook/react' },
     });
     const restCalls = t.github.requests.filter((request) => request.key !== 'POST /graphql').length;
-    await t.app.services.jobs.enqueue('metrics-test:probe', {});
+    await t.app.services.jobs.enqueue(jobKind('metrics-test:probe', z.object({})), {});
     // Made due now, as the engine would find it tomorrow.
     await t.app.db.updateTable('repository_sync_state').set({ due_at: '1970-01-01T00:00:00.000Z' }).execute();
 

@@ -6,16 +6,14 @@ import {
   versionExistsMessage,
 } from '../../../shared/schemas/repositories.ts';
 import { isUniqueViolation } from '../../db/database.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database, RepositoryRow } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/app-error.ts';
 import { type Clock, isoNow } from '../../lib/clock.ts';
-import type { CatalogueService } from '../catalogue/catalogue.service.ts';
-import type { RepositoryRow, Viewer } from '../../repository/repository.queries.ts';
-import * as queries from '../../repository/repository.queries.ts';
+import { resolveVisible, type Viewer } from '../../repository/access-policy.ts';
+import * as queries from './versions.queries.ts';
 
 export interface VersionsDeps {
   db: Kysely<Database>;
-  catalogue: CatalogueService;
   clock: Clock;
 }
 
@@ -35,7 +33,7 @@ export class VersionsService {
     fullName: string,
     version: { version_number: string; release_date: string | null; description: string | null },
   ) {
-    const row = await this.#deps.catalogue.resolve(viewer, fullName);
+    const row = await resolveVisible(this.#deps.db, viewer, fullName);
     try {
       return await queries.insertVersion(this.#deps.db, {
         repository_id: row.id,
@@ -52,8 +50,13 @@ export class VersionsService {
   }
 
   async listVersions(viewer: Viewer, fullName: string) {
-    const row = await this.#deps.catalogue.resolve(viewer, fullName);
+    const row = await resolveVisible(this.#deps.db, viewer, fullName);
     return queries.listVersions(this.#deps.db, row.id);
+  }
+
+  /** A repository's versions, oldest first, for its detail answer. */
+  async versionsOf(repositoryId: number) {
+    return queries.listVersions(this.#deps.db, repositoryId);
   }
 
   /** GET /api/compare-versions: the eight fields, '-old'/'+new' lines (docs/product.md#versions-api). */
@@ -64,7 +67,7 @@ export class VersionsService {
     secondId: number,
   ): Promise<CompareResponse> {
     if (firstId === secondId) throw badRequest('Please select two different versions to compare.');
-    const row = await this.#deps.catalogue.resolve(viewer, fullName);
+    const row = await resolveVisible(this.#deps.db, viewer, fullName);
     const [first, second] = await Promise.all([
       queries.findVersionSnapshot(this.#deps.db, row.id, firstId),
       queries.findVersionSnapshot(this.#deps.db, row.id, secondId),

@@ -120,6 +120,7 @@ function SyncEngineState({ state }: { state: AdminSync }) {
           </Table.ScrollContainer>
         )}
       </Stack>
+      <BackgroundWork jobs={state.jobs} />
       <Stack gap="xs">
         <Title order={3} size="h5">
           Recent failures
@@ -160,6 +161,62 @@ function SyncEngineState({ state }: { state: AdminSync }) {
           </Table.ScrollContainer>
         )}
       </Stack>
+    </Stack>
+  );
+}
+
+/** Every kind of background work: its schedule, and its jobs waiting, running and failed today. */
+function BackgroundWork({ jobs }: { jobs: AdminSync['jobs'] }) {
+  return (
+    <Stack gap="xs">
+      <Title order={3} size="h5">
+        Background work
+      </Title>
+      {/* Focusable, so a keyboard can scroll it on a phone (nothing inside takes the focus). */}
+      <Table.ScrollContainer
+        minWidth={620}
+        type="native"
+        tabIndex={0}
+        role="region"
+        aria-label="Kinds of background work"
+      >
+        <Table striped aria-label="Kinds of background work">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Kind</Table.Th>
+              <Table.Th>Schedule</Table.Th>
+              <Table.Th>Next run</Table.Th>
+              <Table.Th>Waiting</Table.Th>
+              <Table.Th>Running</Table.Th>
+              <Table.Th>Failed (24 h)</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {jobs.map((job) => (
+              <Table.Tr key={job.kind}>
+                <Table.Td>
+                  <Text size="sm" ff="monospace">
+                    {job.kind}
+                  </Text>
+                </Table.Td>
+                <Table.Td>{job.schedule ?? 'When queued'}</Table.Td>
+                <Table.Td>{job.next_run ? formatDateTime(job.next_run) : '—'}</Table.Td>
+                <Table.Td>{formatCount(job.waiting)}</Table.Td>
+                <Table.Td>{formatCount(job.running)}</Table.Td>
+                <Table.Td>
+                  {job.failed_last_day > 0 ? (
+                    <Badge color="red" variant="light">
+                      {formatCount(job.failed_last_day)}
+                    </Badge>
+                  ) : (
+                    '0'
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
     </Stack>
   );
 }

@@ -99,6 +99,24 @@ const syncState: AdminSync = {
       next_due_at: '2026-11-24T10:50:00.000Z',
     },
   ],
+  jobs: [
+    {
+      kind: 'repositories:sync-due',
+      schedule: '* * * * *',
+      next_run: '2026-11-24T10:01:00.000Z',
+      waiting: 0,
+      running: 1,
+      failed_last_day: 0,
+    },
+    {
+      kind: 'notifications:deliver',
+      schedule: null,
+      next_run: null,
+      waiting: 4,
+      running: 0,
+      failed_last_day: 2,
+    },
+  ],
 };
 
 const error = (status: number, message: string, code = 'internal_error') =>
@@ -226,6 +244,11 @@ describe('overview', () => {
     expect(
       within(failures).getByRole('row', { name: /octo\/broken GitHub could not be reached\. 3/ }),
     ).toBeVisible();
+    // Every kind of background work, scheduled or queued, with what failed today.
+    const work = within(section).getByRole('table', { name: 'Kinds of background work' });
+    expect(within(work).getByRole('row', { name: /repositories:sync-due \* \* \* \* \*/ })).toBeVisible();
+    const deliveries = within(work).getByRole('row', { name: /notifications:deliver When queued/ });
+    expect(within(deliveries).getByText('2')).toBeVisible();
   });
 
   it('a sync engine that fails to load leaves the counts, with its own Retry', async () => {

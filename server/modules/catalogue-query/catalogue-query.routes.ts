@@ -1,0 +1,239 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { exportSelectionBodySchema } from '../../../shared/schemas/bulk.ts';
+import {
+  adminRepositoryListOrPageResponseSchema,
+  catalogueCountsResponseSchema,
+  catalogueExportQuerySchema,
+  catalogueFilterQuerySchema,
+  catalogueListQuerySchema,
+  catalogueStatsResponseSchema,
+  isPageRequest,
+  repositoryListOrPageResponseSchema,
+  tagsResponseSchema,
+} from '../../../shared/schemas/catalogue.ts';
+import { errorBodySchema } from '../../../shared/schemas/errors.ts';
+import {
+  existsResponseSchema,
+  repositoryIdParamsSchema,
+  repositoryResponseSchema,
+} from '../../../shared/schemas/repositories.ts';
+import { requireUser } from '../../plugins/access.ts';
+import { exportFileName, streamCsv } from './csv-export.ts';
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+  429: errorBodySchema,
+  502: errorBodySchema,
+};
+const security = [{ bearerAuth: [] }];
+const member = { access: 'user' as const };
+const tags = ['repositories'];
+
+/**
+ * Reading the catalogue (docs/product.md#catalogue-queries): the list and its pages, one
+ * repository, the CSV exports, the aggregates and the tags, each computed by the database over
+ * what the caller may see.
+ */
+export const catalogueQueryRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { catalogueQuery } = app.services;
+
+  app.get(
+    '/repositories/',
+    {
+      config: member,
+      schema: {
+        tags,
+        summary: 'Every repository the caller may see, or one page of a search',
+        description:
+          'Without query parameters: every visible repository, `{ repositories }`. With any of them: one page `{ repositories, total, next_cursor }` of the visible repositories matching the filters, in the chosen order (docs/product.md#catalogue-queries).',
+        security,
+        querystring: catalogueListQuerySchema,
+        response: { 200: repositoryListOrPageResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const viewer = requireUser(request);
+      if (isPageRequest(request.query)) return catalogueQuery.page(viewer, request.query);
+      return { repositories: await catalogueQuery.list(viewer) };
+    },
+  );
+
+  app.get(
+    '/repositories/export',
+    {
+      config: member,
+      // A 100,000-row export is ~30 MB of text: gzip's fastest level still shrinks it about
+      // fourfold at three times the speed of the default (docs/benchmarks.md).
+      compress: { encodings: ['gzip', 'deflate'], zlibOptions: { level: 1 } },
+      schema: {
+        tags,
+        summary: 'CSV of the visible repositories matching the filters, in list order',
+        description:
+          'Takes the list’s filters and sort (no paging): every matching row, streamed from the database in batches as the client reads.',
+        security,
+        querystring: catalogueExportQuerySchema,
+        produces: ['text/csv'],
+        response: { 200: z.string().describe('text/csv, RFC 4180'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const viewer = requireUser(request);
+      const name = exportFileName(app.clock.now());
+      const rows = countedExport(catalogueQuery.exportRows(viewer, request.query), (count, complete) =>
+        request.log.info(
+          { user_id: viewer.id, rows: count, complete },
+          complete ? 'repositories exported' : 'repositories export stopped: the client went away',
+        ),
+      );
+      reply.header('content-type', 'text/csv; charset=utf-8');
+      reply.header('content-disposition', `attachment; filename="${name}"`);
+      return reply.send(streamCsv(rows) as never);
+    },
+  );
+
+  app.post(
+    '/repositories/export',
+    {
+      config: member,
+      compress: { encodings: ['gzip', 'deflate'], zlibOptions: { level: 1 } },
+      schema: {
+        tags,
+        summary: 'CSV of the selected repositories the caller may see, in the order given',
+        security,
+        body: exportSelectionBodySchema,
+        produces: ['text/csv'],
+        response: { 200: z.string().describe('text/csv, RFC 4180'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const rows = catalogueQuery.exportSelection(requireUser(request), request.body.items);
+      reply.header('content-type', 'text/csv; charset=utf-8');
+      reply.header('content-disposition', `attachment; filename="${exportFileName(app.clock.now())}"`);
+      return reply.send(streamCsv(rows) as never);
+    },
+  );
+
+  app.get(
+    '/repositories/stats',
+    {
+      config: member,
+      schema: {
+        tags: ['repositories'],
+        summary: 'Statistics over the visible repositories matching the filters',
+        description:
+          'Stat cards, licence distribution, top topics and star buckets over the filtered repositories; `options` lists the distinct tags, topics and licences of every visible repository, and `catalogue_total` counts them.',
+        security,
+        querystring: catalogueFilterQuerySchema,
+        response: { 200: catalogueStatsResponseSchema, ...errors },
+      },
+    },
+    async (request) => catalogueQuery.stats(requireUser(request), request.query),
+  );
+
+  app.get(
+    '/repositories/counts',
+    {
+      config: member,
+      schema: {
+        tags: ['repositories'],
+        summary: 'The sidebar’s counts: visible repositories, the caller’s own, distinct tags',
+        security,
+        response: { 200: catalogueCountsResponseSchema, ...errors },
+      },
+    },
+    async (request) => catalogueQuery.counts(requireUser(request)),
+  );
+
+  app.get(
+    '/repositories/check/:id',
+    {
+      config: member,
+      schema: {
+        tags,
+        summary: 'Whether a repository is in the catalogue',
+        security,
+        params: repositoryIdParamsSchema,
+        response: { 200: existsResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({ exists: await catalogueQuery.exists(requireUser(request), request.params.id) }),
+  );
+
+  app.get(
+    '/repositories/:id',
+    {
+      config: member,
+      schema: {
+        tags,
+        summary: 'One repository with comments, versions and recent commits',
+        security,
+        params: repositoryIdParamsSchema,
+        response: { 200: repositoryResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({ repository: await catalogueQuery.get(requireUser(request), request.params.id) }),
+  );
+
+  app.get(
+    '/tags',
+    {
+      config: member,
+      schema: {
+        tags: ['repositories'],
+        summary: 'Every tag with its repository count, and the caller’s tag suggestions',
+        description:
+          'Tags over the visible repositories matching the filters, sorted by name; `suggestions` are the 8 most used tags of the caller’s own repositories.',
+        security,
+        querystring: catalogueFilterQuerySchema,
+        response: { 200: tagsResponseSchema, ...errors },
+      },
+    },
+    async (request) => catalogueQuery.tags(requireUser(request), request.query),
+  );
+
+  app.get(
+    '/auth/admin/repositories',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['admin'],
+        summary: 'Every repository, private ones included, or one page of a search',
+        description:
+          'The query parameters of `GET /repositories/`; with any of them one page `{ repositories, total, next_cursor }`.',
+        security,
+        querystring: catalogueListQuerySchema,
+        response: { 200: adminRepositoryListOrPageResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const admin = requireUser(request);
+      if (isPageRequest(request.query))
+        return catalogueQuery.page({ id: admin.id, is_admin: true }, request.query);
+      const repositories = await catalogueQuery.listAll();
+      return { repositories, total: repositories.length };
+    },
+  );
+};
+
+/** The export's rows, reporting how many went out and whether all did once the stream ends or is torn down. */
+async function* countedExport<T>(
+  rows: AsyncGenerator<T>,
+  report: (count: number, complete: boolean) => void,
+) {
+  let count = 0;
+  let complete = false;
+  try {
+    for await (const row of rows) {
+      count += 1;
+      yield row;
+    }
+    complete = true;
+  } finally {
+    report(count, complete);
+  }
+}

@@ -1,0 +1,85 @@
+import type { Kysely } from 'kysely';
+import type { Database, RepositoryDetailRow, RepositoryListRow } from '../../db/schema.ts';
+import { type Viewer, visibleTo } from '../../repository/access-policy.ts';
+
+type Db = Kysely<Database>;
+
+const LIST_COLUMNS = [
+  'repositories.id',
+  'repositories.full_name',
+  'repositories.github_id',
+  'repositories.user_id',
+  'repositories.name',
+  'repositories.description',
+  'repositories.url',
+  'repositories.license',
+  'repositories.topics',
+  'repositories.tags',
+  'repositories.notes',
+  'repositories.stars',
+  'repositories.forks',
+  'repositories.issues',
+  'repositories.commits',
+  'repositories.contributors',
+  'repositories.contributors_capped',
+  'repositories.contributors_pending',
+  'repositories.language',
+  'repositories.archived',
+  'repositories.private',
+  'repositories.gone',
+  'repositories.default_branch',
+  'repositories.last_commit',
+  'repositories.last_synced',
+  'repositories.created_at',
+  'repositories.updated_at',
+] as const;
+
+export function withCounts(db: Db) {
+  return db
+    .selectFrom('repositories')
+    .select(LIST_COLUMNS)
+    .select((eb) => [
+      eb
+        .selectFrom('comments')
+        .select(eb.fn.countAll<number>().as('count'))
+        .whereRef('comments.repository_id', '=', 'repositories.id')
+        .as('comment_count'),
+      eb
+        .selectFrom('versions')
+        .select(eb.fn.countAll<number>().as('count'))
+        .whereRef('versions.repository_id', '=', 'repositories.id')
+        .as('version_count'),
+    ]);
+}
+
+/** Every repository the viewer may see, as lists show them. */
+export async function listVisibleRepositories(db: Db, viewer: Viewer): Promise<RepositoryListRow[]> {
+  const rows = await visibleTo(withCounts(db), viewer).orderBy('repositories.id').execute();
+  return rows.map(normalizeCounts);
+}
+
+/** One repository as lists show it (with its comment and version counts). */
+export async function findSummary(db: Db, id: number): Promise<RepositoryListRow | undefined> {
+  const row = await withCounts(db).where('repositories.id', '=', id).executeTakeFirst();
+  return row ? normalizeCounts(row) : undefined;
+}
+
+export async function listAllRepositories(db: Db): Promise<RepositoryListRow[]> {
+  return (await withCounts(db).orderBy('repositories.id').execute()).map(normalizeCounts);
+}
+
+export function normalizeCounts<T extends { comment_count: unknown; version_count: unknown }>(row: T) {
+  return {
+    ...row,
+    comment_count: Number(row.comment_count ?? 0),
+    version_count: Number(row.version_count ?? 0),
+  };
+}
+
+export async function findRepositoryWithCounts(db: Db, id: number): Promise<RepositoryDetailRow | undefined> {
+  const row = await withCounts(db)
+    .select('repositories.recent_commits')
+    .where('repositories.id', '=', id)
+    .executeTakeFirst();
+  return row ? normalizeCounts(row) : undefined;
+}

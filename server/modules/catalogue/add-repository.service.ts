@@ -1,0 +1,208 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { normalizeTags } from '../../../shared/repository-input.ts';
+import type { ChangeBus } from '../../changes/catalogue-changes.ts';
+import { isUniqueViolation } from '../../db/database.ts';
+import type { Database, RepositoryRow } from '../../db/schema.ts';
+import type { Etags, GitHubClient } from '../../github/github-client.ts';
+import { GitHubError, MESSAGES } from '../../github/github-error.ts';
+import { fetchRepositoriesWithGraphql, GRAPHQL_BATCH_SIZE } from '../../github/graphql-batch.ts';
+import type { RepositorySnapshot } from '../../github/repository-snapshot.ts';
+import { jobKind } from '../../jobs/job-definition.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import { type AppError, conflict, notFound } from '../../lib/app-error.ts';
+import { type Clock, isoNow } from '../../lib/clock.ts';
+import { canSee, findVisible, type Viewer } from '../../repository/access-policy.ts';
+import * as queries from '../../repository/repository.queries.ts';
+import { inTransaction } from '../../repository/repository-labels.ts';
+import { newRowFieldsOfSnapshot } from '../../repository/repository-presenter.ts';
+import type { GitHubDataWriter } from '../sync/github-data-writer.service.ts';
+
+/** A line that waited for GitHub's pace: added in the background by its ETA (docs/product.md#github-pace). */
+export const queuedAddJob = jobKind(
+  'repositories:add-queued',
+  z.object({
+    user_id: z.number().int().positive(),
+    full_name: z.string().min(3).max(201),
+    tags: z.string().nullable(),
+  }),
+);
+
+export interface RepositoryAdderDeps {
+  db: Kysely<Database>;
+  github: GitHubClient;
+  jobs: JobQueue;
+  clock: Clock;
+  changes: ChangeBus;
+  /** Writes GitHub's data to a row already catalogued; says when a new row is due. */
+  writer: Pick<GitHubDataWriter, 'applySnapshot' | 'nextSyncAt'>;
+  log: FastifyBaseLogger;
+}
+
+/** A name GitHub doesn't show this member, answered in the spelling they typed. */
+export function notOnGitHub(fullName: string): AppError {
+  return notFound(MESSAGES.notFound(fullName));
+}
+
+/**
+ * The one way a repository joins the catalogue (docs/product.md#adding-repositories), shared by
+ * every add path: one line, a batch or import line, a queued line. Hidden and missing names
+ * cost and answer the same.
+ */
+export class RepositoryAdder {
+  readonly #deps: RepositoryAdderDeps;
+
+  constructor(deps: RepositoryAdderDeps) {
+    this.#deps = deps;
+  }
+
+  /** The line waits for GitHub: added in the background by `eta`. */
+  async queueLine(viewer: Viewer, fullName: string, tags: string | undefined, eta: Date): Promise<void> {
+    await this.#deps.jobs.enqueue(
+      queuedAddJob,
+      { user_id: viewer.id, full_name: fullName, tags: tags ?? null },
+      { runAt: eta },
+    );
+  }
+
+  /** Reads the next window of names not catalogued (or hidden) over GraphQL (one query per 25). */
+  async prefetch(
+    viewer: Viewer,
+    token: string,
+    upcoming: { fullName: string | null }[],
+    into: Map<string, RepositorySnapshot | GitHubError>,
+    examined: Set<string>,
+  ): Promise<void> {
+    const names: string[] = [];
+    for (const item of upcoming) {
+      if (names.length >= GRAPHQL_BATCH_SIZE) break;
+      const key = item.fullName?.toLowerCase();
+      if (!item.fullName || !key || examined.has(key)) continue;
+      examined.add(key);
+      // Catalogued and visible: answered from the database, no GitHub call needed. A hidden
+      // one is looked up like a missing name, so the batch costs the same either way.
+      if (await findVisible(this.#deps.db, viewer, item.fullName)) continue;
+      names.push(item.fullName);
+    }
+    if (names.length === 0) return;
+    const results = await fetchRepositoriesWithGraphql(this.#deps.github, token, names);
+    for (const [fullName, result] of results) into.set(fullName.toLowerCase(), result);
+  }
+
+  async addOne(
+    viewer: Viewer,
+    fullName: string,
+    tags: string | undefined,
+    personal: string | null,
+    prefetched?: RepositorySnapshot | GitHubError,
+    deadline?: number,
+  ): Promise<RepositoryRow> {
+    const { db, github } = this.#deps;
+    const existing = await queries.findRepositoryByName(db, fullName);
+    if (existing && (await canSee(db, viewer, existing)))
+      throw conflict(`${existing.full_name} is already in the catalogue.`);
+    // Not catalogued, or private and hidden from this member: the same GitHub lookup either
+    // way, so status, text (the name as typed) and GitHub calls can't tell a hidden repository
+    // from a missing one (docs/product.md#private-repositories).
+    const token = github.tokenFor(personal);
+    let snapshot: RepositorySnapshot;
+    let etags: Etags = {};
+    // Not found: in the spelling of this item, not of an earlier one with the same name.
+    if (prefetched instanceof GitHubError)
+      throw prefetched.kind === 'not_found' ? notOnGitHub(fullName) : prefetched;
+    if (prefetched) {
+      snapshot = prefetched;
+    } else {
+      const fetched = await github.fetchRepository(fullName, token, undefined, {
+        allowPrivate: personal !== null && token === personal,
+        deadline,
+      });
+      snapshot = fetched.snapshot;
+      etags = fetched.etags;
+    }
+    // A private repository joins the catalogue only through the member's own token.
+    if (snapshot.private && (!personal || token !== personal)) throw notOnGitHub(fullName);
+    const sameRepository =
+      existing?.github_id === snapshot.githubId
+        ? existing
+        : await queries.findRepositoryByGithubId(db, snapshot.githubId);
+    if (sameRepository) return this.#alreadyCatalogued(viewer, sameRepository, snapshot, etags);
+    // The hidden row's name now belongs to another repository on GitHub (renamed or deleted,
+    // the name reused): this one can't take the name; answered as a name GitHub doesn't know.
+    if (existing) throw notOnGitHub(fullName);
+    return this.#insert(viewer, fullName, tags, snapshot, etags);
+  }
+
+  /**
+   * One transaction for the row and everything that goes with it (its schedule, the member's
+   * access to a private one, a former name, and what the `repository.added` listeners write):
+   * one commit (one fsync on SQLite) per line, which sets the pace of a 1,000-line import.
+   */
+  async #insert(
+    viewer: Viewer,
+    fullName: string,
+    tags: string | undefined,
+    snapshot: RepositorySnapshot,
+    etags: Etags,
+  ): Promise<RepositoryRow> {
+    const { db, changes, writer } = this.#deps;
+    const now = isoNow(this.#deps.clock);
+    let change: { repository: RepositoryRow; actor: number; snapshot: RepositorySnapshot };
+    try {
+      change = await inTransaction(db, async (trx) => {
+        const row = await queries.insertRepository(
+          trx,
+          {
+            ...newRowFieldsOfSnapshot(snapshot),
+            user_id: viewer.id,
+            tags: normalizeTags(tags),
+            notes: '',
+            gone: 0,
+            last_synced: now,
+            etags: JSON.stringify(etags),
+            created_at: now,
+            updated_at: now,
+          },
+          writer.nextSyncAt(),
+        );
+        if (snapshot.private) await queries.grantAccess(trx, row.id, viewer.id, now);
+        // Added under a former name (GitHub answered 301): that name keeps resolving too.
+        if (snapshot.fullName.toLowerCase() !== fullName.toLowerCase())
+          await queries.addAlias(trx, row.id, fullName);
+        const added = { repository: row, actor: viewer.id, snapshot };
+        await changes.publish('repository.added', added, trx);
+        return added;
+      });
+    } catch (error) {
+      // Two members adding the same repository at once: the second sees it as catalogued.
+      if (isUniqueViolation(error)) throw conflict(`${snapshot.fullName} is already in the catalogue.`);
+      throw error;
+    }
+    await changes.committed('repository.added', change);
+    return change.repository;
+  }
+
+  /**
+   * 409 for a catalogued repository. GitHub has just shown it to this member (public, or private
+   * through their own token), so a hidden one becomes visible to them first: a private one by
+   * granting access, one that went public by storing what GitHub said.
+   */
+  async #alreadyCatalogued(
+    viewer: Viewer,
+    row: RepositoryRow,
+    snapshot: RepositorySnapshot,
+    etags: Etags,
+  ): Promise<never> {
+    const { db, clock, writer } = this.#deps;
+    let id = row.full_name;
+    if (!(await canSee(db, viewer, row))) {
+      if (snapshot.private) {
+        await queries.grantAccess(db, row.id, viewer.id, isoNow(clock));
+      } else if (await writer.applySnapshot(row, snapshot, Object.keys(etags).length > 0 ? etags : null)) {
+        id = snapshot.fullName;
+      }
+    }
+    throw conflict(`${id} is already in the catalogue.`);
+  }
+}

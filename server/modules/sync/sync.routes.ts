@@ -1,0 +1,75 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorBodySchema } from '../../../shared/schemas/errors.ts';
+import {
+  commitsQuerySchema,
+  commitsResponseSchema,
+  queuedResponseSchema,
+  repositoryIdParamsSchema,
+  repositoryResponseSchema,
+} from '../../../shared/schemas/repositories.ts';
+import { requireUser } from '../../plugins/access.ts';
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+  429: errorBodySchema,
+  502: errorBodySchema,
+};
+const security = [{ bearerAuth: [] }];
+const member = { access: 'user' as const };
+const tags = ['repositories'];
+/** Manual updates from GitHub per member per window. */
+export const SYNCS_PER_MEMBER = 30;
+const SYNC_LIMIT_WINDOW_MS = 15 * 60 * 1000;
+
+/** A member's "Update from GitHub" and the recent commits (docs/product.md#repositories-api). */
+export const syncRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { sync } = app.services;
+
+  app.put(
+    '/repositories/:id',
+    {
+      config: member,
+      // Each update costs the shared quota two to four GitHub calls: one member can't spend
+      // it all (docs/product.md#rate-limits). Counted per member, after sign-in resolved them.
+      preHandler: app.rateLimiter.hook({
+        name: 'sync:member',
+        max: SYNCS_PER_MEMBER,
+        windowMs: SYNC_LIMIT_WINDOW_MS,
+        key: (request) => String(requireUser(request).id),
+      }),
+      schema: {
+        tags,
+        summary: 'Update from GitHub (empty body)',
+        description:
+          '200 with the refreshed repository; 202 `{ queued, eta, message }` when GitHub’s pace for the token is spent for longer than a call waits: the sync engine refreshes it by `eta`.',
+        security,
+        params: repositoryIdParamsSchema,
+        response: { 200: repositoryResponseSchema, 202: queuedResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await sync.update(requireUser(request), request.params.id);
+      return 'queued' in outcome ? reply.code(202).send(outcome) : { repository: outcome };
+    },
+  );
+
+  app.get(
+    '/repositories/:id/commits/',
+    {
+      config: member,
+      schema: {
+        tags,
+        summary: 'Recent commits of the default branch',
+        security,
+        params: repositoryIdParamsSchema,
+        querystring: commitsQuerySchema,
+        response: { 200: commitsResponseSchema, ...errors },
+      },
+    },
+    async (request) => sync.commits(requireUser(request), request.params.id, request.query.limit),
+  );
+};

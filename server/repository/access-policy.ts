@@ -1,0 +1,88 @@
+import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
+import type { Database, RepositoryRow } from '../db/schema.ts';
+import { notFound } from '../lib/app-error.ts';
+import { findRepositoryByName } from './repository.queries.ts';
+
+/**
+ * Who may see a repository (docs/product.md#roles-and-visibility), written once: a public one,
+ * or a private one the viewer proved access to with their own GitHub token, or any to an admin.
+ * `canSee` decides for one row, `visibleTo` and `privateVisibleTo` are its SQL twins for lists,
+ * counts and feeds; every module that shows or sends anything about a repository asks here.
+ */
+
+/** The caller as the policy sees them. */
+export interface Viewer {
+  id: number;
+  is_admin: boolean;
+}
+
+export const REPOSITORY_NOT_FOUND = 'Repository not found in database';
+
+type Row = Pick<RepositoryRow, 'id' | 'private'>;
+
+export async function canSee(db: Kysely<Database>, viewer: Viewer, row: Row): Promise<boolean> {
+  return row.private === 0 || viewer.is_admin || (await hasAccess(db, row.id, viewer.id));
+}
+
+/** The access half of the rule, for a query already limited to private rows. */
+export function hasProvenAccess(eb: ExpressionBuilder<Database, 'repositories'>, viewer: Viewer) {
+  return eb.exists(
+    eb
+      .selectFrom('repository_access')
+      .select('repository_access.user_id')
+      .whereRef('repository_access.repository_id', '=', 'repositories.id')
+      .where('repository_access.user_id', '=', viewer.id),
+  );
+}
+
+/** `canSee` as SQL: the rows of `query` the viewer may see. */
+export function visibleTo<O>(query: SelectQueryBuilder<Database, 'repositories', O>, viewer: Viewer) {
+  if (viewer.is_admin) return query;
+  return query.where((eb) => eb.or([eb('repositories.private', '=', 0), hasProvenAccess(eb, viewer)]));
+}
+
+/** The repository by current or former name when the viewer may see it; undefined otherwise. */
+export async function findVisible(
+  db: Kysely<Database>,
+  viewer: Viewer,
+  fullName: string,
+): Promise<RepositoryRow | undefined> {
+  const row = await findRepositoryByName(db, fullName);
+  return row && (await canSee(db, viewer, row)) ? row : undefined;
+}
+
+/** The repository if the viewer may see it; otherwise 404, exactly as if it didn't exist. */
+export async function resolveVisible(
+  db: Kysely<Database>,
+  viewer: Viewer,
+  fullName: string,
+): Promise<RepositoryRow> {
+  const row = await findVisible(db, viewer, fullName);
+  if (!row) throw notFound(REPOSITORY_NOT_FOUND);
+  return row;
+}
+
+export async function hasAccess(
+  db: Kysely<Database>,
+  repositoryId: number,
+  userId: number,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('repository_access')
+    .select('user_id')
+    .where('repository_id', '=', repositoryId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The member background work acts for, while their account is active; else undefined. */
+export async function findActiveViewer(db: Kysely<Database>, userId: number): Promise<Viewer | undefined> {
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'is_admin'])
+    .where('id', '=', userId)
+    .where('is_active', '=', 1)
+    .executeTakeFirst();
+  return user ? { id: user.id, is_admin: user.is_admin === 1 } : undefined;
+}

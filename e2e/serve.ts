@@ -121,13 +121,13 @@ async function seedCatalogue(count: number, username: string, prefix: string, st
       .values(rows.slice(start, start + 500))
       .execute();
   }
-  await rebuildDerivedTables(app.db);
+  await rebuildDerivedTables(app.db, app.clock.now());
   return count;
 }
 
 async function clearCatalogue(prefix: string): Promise<void> {
   await app.db.deleteFrom('repositories').where('full_name', 'like', `${prefix}%/repo-%`).execute();
-  await rebuildDerivedTables(app.db);
+  await rebuildDerivedTables(app.db, app.clock.now());
 }
 
 async function controlCatalogue(url: URL): Promise<unknown> {

@@ -105,6 +105,7 @@ export function buildServices(deps: ServiceDeps) {
   const releases = new ReleasesService({
     db,
     clock,
+    changes,
     recordEvents: (trx, events, now) => activityRecorder.record(trx, events, now),
   });
   const catalogueQuery = new CatalogueQueryService({

@@ -298,7 +298,7 @@ export async function seedCatalogue(
       )
       .execute();
   }
-  await rebuildDerivedTables(db);
+  await rebuildDerivedTables(db, new Date());
   // What autovacuum does within a minute of a bulk load on PostgreSQL (it can't run inside the
   // rebuild's transaction): the visibility map that lets counts use index-only scans.
   if (isPostgres(db)) await sql`vacuum analyze`.execute(db);

@@ -177,6 +177,15 @@ function handleOf(
 const UNIQUE_VIOLATION_CODES = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY', '23505']);
 
 /** Whether a failed write broke a unique index (a parallel writer took the value first). */
+/** Runs `work` in the caller's transaction, or in a new one. */
+export async function inTransaction<T, D extends Kysely<Database>>(
+  db: D,
+  work: (trx: D) => Promise<T>,
+): Promise<T> {
+  if (db.isTransaction) return work(db);
+  return db.transaction().execute((trx) => work(trx as unknown as D));
+}
+
 export function isUniqueViolation(error: unknown): boolean {
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
   return typeof code === 'string' && UNIQUE_VIOLATION_CODES.has(code);

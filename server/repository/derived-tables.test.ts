@@ -184,7 +184,7 @@ describe('the migration', () => {
     const migrated = await readDerivedRows(handle.db);
     expect(migrated.documents).toHaveLength(60);
     expect(migrated).toEqual(await expectedDerivedRows(handle.db));
-    await rebuildDerivedTables(handle.db);
+    await rebuildDerivedTables(handle.db, new Date());
     expect(await readDerivedRows(handle.db)).toEqual(migrated);
   });
 });

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { inTransaction } from '../db/database.ts';
 import { isPostgres } from '../db/migration-helpers.ts';
 import type { Database } from '../db/schema.ts';
 
@@ -6,7 +7,7 @@ import type { Database } from '../db/schema.ts';
  * The catalogue's derived tables (docs/product.md#catalogue-queries): a repository's tags and
  * topics as rows keyed by their lower-cased spelling, and its lower-cased search document
  * (name, description, full id, tags, licence). They are written here only: in step with every
- * write of a repository (repos.queries.ts calls `writeDerivedRows` and `deleteDerivedRows`),
+ * write of a repository (repository.queries.ts calls `writeDerivedRows` and `deleteDerivedRows`),
  * and all at once by `rebuildDerivedTables` after a restore or a bulk load. Backups leave them
  * out (`isDerivedTable`).
  */
@@ -75,12 +76,6 @@ export function searchDocument(row: DerivedSource): string {
   return [row.name, row.description ?? '', row.full_name, row.tags, row.license].join('\n').toLowerCase();
 }
 
-/** Runs `work` in the caller's transaction, or in a new one. */
-export async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
-  if (db.isTransaction) return work(db);
-  return db.transaction().execute(work);
-}
-
 /**
  * Brings one repository's derived rows in step with it. `changed` names the columns a write
  * touched (an update); without it every derived row is rewritten (an insert).
@@ -120,13 +115,13 @@ const REBUILD_BATCH = 1000;
  * has one): after a restore, and for anything that writes repositories in bulk without the
  * service (a benchmark seeder). The one path that fills these tables wholesale.
  */
-export async function rebuildDerivedTables(db: Db): Promise<{ repositories: number }> {
+export async function rebuildDerivedTables(db: Db, at: Date): Promise<{ repositories: number }> {
   return inTransaction(db, async (trx) => {
     await trx.deleteFrom('repository_tags').execute();
     await trx.deleteFrom('repository_topics').execute();
     await sql`delete from repository_search`.execute(trx);
     await trx.deleteFrom('repository_sync_state').execute();
-    const now = new Date().toISOString();
+    const now = at.toISOString();
     let lastId = 0;
     let count = 0;
     for (;;) {

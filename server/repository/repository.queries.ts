@@ -1,11 +1,7 @@
 import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
+import { inTransaction } from '../db/database.ts';
 import type { Database, RepositoriesTable, RepositoryRow } from '../db/schema.ts';
-import {
-  changesDerivedRows,
-  deleteDerivedRows,
-  inTransaction,
-  writeDerivedRows,
-} from './repository-labels.ts';
+import { changesDerivedRows, deleteDerivedRows, writeDerivedRows } from './repository-labels.ts';
 
 type Db = Kysely<Database>;
 

@@ -5,8 +5,6 @@ import {
   type ActivityEvent,
   type ActivityPage,
   type ActivityQuery,
-  type EventType,
-  eventDataSchemas,
   FEED_ENTRIES,
   type FeedTokenCreated,
   type FeedTokenStatus,
@@ -21,6 +19,7 @@ import { hashToken, randomToken } from '../../lib/secret-box.ts';
 import { resolveVisible, type Viewer, visibleTo } from '../../repository/access-policy.ts';
 import { labelKey } from '../../repository/repository-labels.ts';
 import { buildAtomFeed } from './atom-feed.ts';
+import { presentEvent } from './event-presenter.ts';
 import * as queries from './events.queries.ts';
 
 type Db = Kysely<Database>;
@@ -126,29 +125,6 @@ export class ActivityService {
     await queries.deleteFeedToken(this.#deps.db, userId);
     return { exists: false, created_at: null, last_used_at: null };
   }
-}
-
-/** A stored row as the API shows it; a row whose details don't parse is left out, not a 500. */
-function presentEvent(row: queries.EventRow): ActivityEvent | null {
-  let data: unknown;
-  try {
-    data = JSON.parse(row.data);
-  } catch {
-    return null;
-  }
-  const parsed = eventDataSchemas[row.type as EventType]?.safeParse(data);
-  if (!parsed?.success) return null;
-  const name = [row.actor_first_name, row.actor_last_name].filter(Boolean).join(' ').trim();
-  return {
-    id: row.id,
-    type: row.type,
-    occurred_at: row.occurred_at,
-    repository: { id: row.full_name, full_name: row.full_name, name: row.name },
-    data: parsed.data,
-    ...(row.user_id !== null && row.actor_username !== null
-      ? { actor: { id: row.user_id, name: name || row.actor_username } }
-      : {}),
-  } as ActivityEvent;
 }
 
 function tagKey(tag: string | undefined): string | null {

@@ -12,7 +12,7 @@ import type { Dialect } from '../../db/database.ts';
 import type { Database, UserRow } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import { writeAudit } from '../../lib/audit.ts';
-import { type Clock, isoNow } from '../../lib/clock.ts';
+import { addMs, type Clock, isoNow } from '../../lib/clock.ts';
 import type { AccountsService } from '../auth/accounts.service.ts';
 import {
   type AdminUserRow,
@@ -143,7 +143,7 @@ export class AdminService {
 
   async stats(): Promise<AdminStats> {
     const { db, clock } = this.#deps;
-    const since = new Date(clock.now().getTime() - RECENT_USER_DAYS * 86_400_000).toISOString();
+    const since = addMs(clock.now(), -RECENT_USER_DAYS * 86_400_000).toISOString();
     const [users, repositories] = await Promise.all([countUsersByState(db, since), countRepositories(db)]);
     const average = repositories.total === 0 ? 0 : repositories.total_stars / repositories.total;
     return {

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { ACCESS_TOKEN_MINUTES, REMEMBER_ME_HOURS, SESSION_HOURS } from '../../../shared/constants.ts';
 import type { Database, UserRow } from '../../db/schema.ts';
 import { unauthorized } from '../../lib/app-error.ts';
-import { addSeconds, type Clock, isoNow } from '../../lib/clock.ts';
+import { addSeconds, type Clock, isoNow, parseTime } from '../../lib/clock.ts';
 import { deriveKey, hashToken, randomToken } from '../../lib/secret-box.ts';
 import {
   claimRefreshToken,
@@ -128,7 +128,7 @@ export class TokenService {
         user.id,
         row.family_id,
         row.remember_me === 1,
-        new Date(row.expires_at),
+        parseTime(row.expires_at),
         trx,
       );
     });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BACKUP_NAME_PATTERN, type BackupKind } from '../../../shared/schemas/admin.ts';
+import { parseTime } from '../../lib/clock.ts';
 import { isDerivedTable } from '../../repository/repository-labels.ts';
 
 /** The `format` of the header line; anything else is not one of our backups. */
@@ -119,7 +120,7 @@ export function parseBackupName(name: string): ParsedBackupName | null {
   const match = BACKUP_NAME_PATTERN.exec(name);
   if (!match) return null;
   const [, kind, date, hours, minutes, seconds, seq] = match;
-  const created = new Date(`${date}T${hours}:${minutes}:${seconds}Z`);
+  const created = parseTime(`${date}T${hours}:${minutes}:${seconds}Z`);
   if (Number.isNaN(created.getTime())) return null;
   return { kind: kind as BackupKind, created: created.toISOString(), seq: seq ? Number(seq) : 0 };
 }

@@ -156,13 +156,14 @@ export async function restoreBackup(
       // Backups leave the derived tables (tag and topic rows, the search index) out: computed
       // again from the restored rows, in the same transaction, when the schema is already the
       // latest; otherwise once the remaining migrations have run, below.
-      if (!(fresh && header.schema_version !== latest)) await rebuildDerivedTables(trx);
+      if (!(fresh && header.schema_version !== latest))
+        await rebuildDerivedTables(trx, (options.clock ?? systemClock).now());
       for (const table of header.tables) options.onTable?.(table.name, table.rows);
     });
 
     if (fresh && header.schema_version !== latest) {
       await migrateToLatest(handle.db);
-      await rebuildDerivedTables(handle.db);
+      await rebuildDerivedTables(handle.db, (options.clock ?? systemClock).now());
     }
     await writeAudit(handle.db, {
       actorId: null,

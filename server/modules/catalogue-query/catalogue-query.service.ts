@@ -17,7 +17,7 @@ import { STAR_BUCKETS } from '../../../shared/stats.ts';
 import { isPostgres } from '../../db/migration-helpers.ts';
 import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../lib/app-error.ts';
-import type { Clock } from '../../lib/clock.ts';
+import { addMs, type Clock, dateAtMs } from '../../lib/clock.ts';
 import {
   findVisible,
   REPOSITORY_NOT_FOUND,
@@ -246,7 +246,7 @@ export class CatalogueQueryService {
   // ---- aggregates ------------------------------------------------------------------------------
 
   async #cards(viewer: Viewer, filters: NormalizedFilters) {
-    const since = ceilToSecond(new Date(this.#clock.now().getTime() - RECENTLY_UPDATED_DAYS * DAY_MS));
+    const since = ceilToSecond(addMs(this.#clock.now(), -RECENTLY_UPDATED_DAYS * DAY_MS));
     // Bucket i holds stars in (max of bucket i-1, max of bucket i]; the first takes anything lower.
     const buckets = STAR_BUCKETS.map((bucket, index) => {
       const below = index === 0 ? null : (STAR_BUCKETS[index - 1] as { max: number }).max;
@@ -371,5 +371,5 @@ function matchingBase(db: Kysely<Database>, viewer: Viewer, filters: NormalizedF
 
 /** `2026-10-23T10:00:01.000Z` for any instant after 10:00:00: the first whole second at or after it. */
 function ceilToSecond(date: Date): string {
-  return new Date(Math.ceil(date.getTime() / 1000) * 1000).toISOString();
+  return dateAtMs(Math.ceil(date.getTime() / 1000) * 1000).toISOString();
 }

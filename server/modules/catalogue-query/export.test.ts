@@ -71,7 +71,7 @@ beforeAll(async () => {
       )
       .execute();
   }
-  await rebuildDerivedTables(t.app.db);
+  await rebuildDerivedTables(t.app.db, new Date());
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { normalizeTags } from '../../../shared/repository-input.ts';
 import type { ChangeBus } from '../../changes/catalogue-changes.ts';
-import { isUniqueViolation } from '../../db/database.ts';
+import { inTransaction, isUniqueViolation } from '../../db/database.ts';
 import type { Database, RepositoryRow } from '../../db/schema.ts';
 import type { Etags, GitHubClient } from '../../github/github-client.ts';
 import { GitHubError, MESSAGES } from '../../github/github-error.ts';
@@ -15,7 +15,6 @@ import { type AppError, conflict, notFound } from '../../lib/app-error.ts';
 import { type Clock, isoNow } from '../../lib/clock.ts';
 import { canSee, findVisible, type Viewer } from '../../repository/access-policy.ts';
 import * as queries from '../../repository/repository.queries.ts';
-import { inTransaction } from '../../repository/repository-labels.ts';
 import { newRowFieldsOfSnapshot } from '../../repository/repository-presenter.ts';
 import type { GitHubDataWriter } from '../sync/github-data-writer.service.ts';
 

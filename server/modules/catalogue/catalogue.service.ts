@@ -10,7 +10,7 @@ import {
 } from '../../../shared/schemas/repositories.ts';
 import type { CatalogueChanges, ChangeBus } from '../../changes/catalogue-changes.ts';
 import type { AppConfig } from '../../config.ts';
-import { isUniqueViolation } from '../../db/database.ts';
+import { inTransaction, isUniqueViolation } from '../../db/database.ts';
 import type { Database, RepositoryRow } from '../../db/schema.ts';
 import type { GitHubClient } from '../../github/github-client.ts';
 import { GitHubError } from '../../github/github-error.ts';
@@ -28,7 +28,6 @@ import {
   type Viewer,
 } from '../../repository/access-policy.ts';
 import * as queries from '../../repository/repository.queries.ts';
-import { inTransaction } from '../../repository/repository-labels.ts';
 import { presentSummary } from '../../repository/repository-presenter.ts';
 import type { CatalogueQueryService } from '../catalogue-query/catalogue-query.service.ts';
 import type { MeService } from '../me/me.service.ts';

@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
+import { inTransaction } from '../../db/database.ts';
 import type { Database, RepositoriesTable, RepositoryRow } from '../../db/schema.ts';
 import { addMs } from '../../lib/clock.ts';
 import { findRepositoryById, scheduleAt } from '../../repository/repository.queries.ts';
-import { deleteDerivedRows, inTransaction, writeDerivedRows } from '../../repository/repository-labels.ts';
+import { deleteDerivedRows, writeDerivedRows } from '../../repository/repository-labels.ts';
 
 type Db = Kysely<Database>;
 

@@ -18,6 +18,7 @@ import { resolveVisible, type Viewer } from '../../repository/access-policy.ts';
 import { findRepositoryById, listAccessHolders } from '../../repository/repository.queries.ts';
 import type { MeService } from '../me/me.service.ts';
 import * as queries from './history.queries.ts';
+import { presentHistory } from './history-presenter.ts';
 import { reconstructStarCounts } from './star-history.ts';
 
 /** The engine's job: one run reads due histories until it must yield (history.jobs.ts). */
@@ -122,13 +123,7 @@ export class HistoryService {
       queries.listMetrics(db, row.id),
       queries.findHistory(db, row.id),
     ]);
-    return { metrics, history: this.#present(history) };
-  }
-
-  #present(history: queries.HistoryRow | undefined): HistoryState {
-    if (!history)
-      return { status: this.#deps.automatic ? 'pending' : 'none', backfilled_at: null, message: null };
-    return { status: history.status, backfilled_at: history.backfilled_at, message: history.message };
+    return { metrics, history: presentHistory(history, this.#deps.automatic) };
   }
 
   /**
@@ -151,7 +146,7 @@ export class HistoryService {
     return {
       queued: true,
       message: `The star history of ${row.full_name} will be loaded from GitHub shortly.`,
-      history: this.#present(await queries.findHistory(db, row.id)),
+      history: presentHistory(await queries.findHistory(db, row.id), this.#deps.automatic),
     };
   }
 

@@ -1,4 +1,5 @@
 import type { StarHistoryWeek } from '../../github/github-client.ts';
+import { dateAtMs } from '../../lib/clock.ts';
 
 /**
  * Star counts rebuilt from GitHub's weekly star history (docs/decisions.md, "Star history from
@@ -19,7 +20,7 @@ export const DAILY_DAYS = 365;
 const DAY_MS = 86_400_000;
 
 const dayMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const dayOf = (ms: number) => dateAtMs(ms).toISOString().slice(0, 10);
 
 /**
  * `weeks` in any order (GitHub's is newest first); a week listed twice — pages can shift by a

@@ -1,6 +1,7 @@
 import picomatch from 'picomatch';
 import { parseTagPattern } from '../../../shared/schemas/releases.ts';
 import type { ReleaseInfo } from '../../github/repository-snapshot.ts';
+import { parseTime } from '../../lib/clock.ts';
 
 /** Lines of release notes a version's description keeps, and its length at most. */
 export const NOTE_LINES = 5;
@@ -40,5 +41,5 @@ export function releaseDescription(release: ReleaseInfo): string | null {
 /** The release date a version shows: the day it was published (UTC), else the day it was seen. */
 export function releaseDay(release: ReleaseInfo, now: string): string {
   const published = release.publishedAt && !Number.isNaN(Date.parse(release.publishedAt));
-  return (published ? new Date(release.publishedAt as string).toISOString() : now).slice(0, 10);
+  return (published ? parseTime(release.publishedAt as string).toISOString() : now).slice(0, 10);
 }

@@ -6,7 +6,8 @@ import {
   type ReleaseTracking,
   releaseSettingsBodySchema,
 } from '../../../shared/schemas/releases.ts';
-import type { CatalogueChanges } from '../../changes/catalogue-changes.ts';
+import type { CatalogueChanges, ChangeBus } from '../../changes/catalogue-changes.ts';
+import { inTransaction } from '../../db/database.ts';
 import type { Database, RepositoryRow } from '../../db/schema.ts';
 import { RELEASES_READ, type ReleaseInfo, type ReleaseRead } from '../../github/repository-snapshot.ts';
 import { badRequest } from '../../lib/app-error.ts';
@@ -19,6 +20,8 @@ import * as queries from './releases.queries.ts';
 export interface ReleasesDeps {
   db: Kysely<Database>;
   clock: Clock;
+  /** Settings changes are published as `repository.updated`. */
+  changes: ChangeBus;
   /** Records events in the caller's transaction (the activity module's recorder). */
   recordEvents: (db: Kysely<Database>, events: readonly NewEvent[], now: string) => Promise<void>;
 }
@@ -76,11 +79,17 @@ export class ReleasesService {
       const message = parsed.error.issues[0]?.message ?? 'Please check the release settings.';
       throw badRequest(message, { [String(parsed.error.issues[0]?.path[0] ?? 'tag_pattern')]: message });
     }
-    await queries.upsertTracking(this.#deps.db, row.id, {
-      include_prereleases: parsed.data.include_prereleases ? 1 : 0,
-      tag_pattern: parsed.data.tag_pattern,
-      updated_at: isoNow(this.#deps.clock),
+    const { db, clock, changes } = this.#deps;
+    const updated = { before: row, after: row, actor: viewer.id, fields: ['release_settings' as const] };
+    await inTransaction(db, async (trx) => {
+      await queries.upsertTracking(trx, row.id, {
+        include_prereleases: parsed.data.include_prereleases ? 1 : 0,
+        tag_pattern: parsed.data.tag_pattern,
+        updated_at: isoNow(clock),
+      });
+      await changes.publish('repository.updated', updated, trx);
     });
+    await changes.committed('repository.updated', updated);
     return this.tracking(row.id);
   }
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { CatalogueChanges, ChangeBus } from '../../changes/catalogue-changes.ts';
+import { inTransaction } from '../../db/database.ts';
 import type { Database, RepositoryRow } from '../../db/schema.ts';
 import type { ContributorCount, Etags, GitHubClient } from '../../github/github-client.ts';
 import { GitHubError } from '../../github/github-error.ts';
@@ -9,7 +10,6 @@ import { jobKind } from '../../jobs/job-definition.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { addMs, type Clock, isoNow } from '../../lib/clock.ts';
 import * as queries from '../../repository/repository.queries.ts';
-import { inTransaction } from '../../repository/repository-labels.ts';
 import { parseEtags, rowFieldsOfSnapshot } from '../../repository/repository-presenter.ts';
 import type { MeService } from '../me/me.service.ts';
 

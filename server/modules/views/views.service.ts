@@ -4,12 +4,9 @@ import { isUniqueViolation } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import { type Clock, isoNow } from '../../lib/clock.ts';
+import type { Viewer } from '../../repository/access-policy.ts';
+import { canEdit, presentView, type ViewRow as Row } from './view-presenter.ts';
 import * as queries from './views.queries.ts';
-
-export interface Viewer {
-  id: number;
-  is_admin: boolean;
-}
 
 const VIEW_NOT_FOUND = 'View not found';
 
@@ -29,7 +26,7 @@ export class SavedViewsService {
 
   async list(viewer: Viewer): Promise<SavedView[]> {
     const rows = await queries.listVisibleViews(this.#db, viewer.id);
-    return rows.map((row) => present(row, viewer));
+    return rows.map((row) => presentView(row, viewer));
   }
 
   async create(
@@ -72,7 +69,7 @@ export class SavedViewsService {
   async #get(viewer: Viewer, id: number): Promise<SavedView> {
     const row = await queries.findView(this.#db, id);
     if (!row || !visible(row, viewer)) throw notFound(VIEW_NOT_FOUND);
-    return present(row, viewer);
+    return presentView(row, viewer);
   }
 
   async #editable(viewer: Viewer, id: number) {
@@ -93,29 +90,10 @@ export class SavedViewsService {
   }
 }
 
-type Row = NonNullable<Awaited<ReturnType<typeof queries.findView>>>;
-
 function visible(row: Row, viewer: Viewer): boolean {
   return row.user_id === viewer.id || row.shared === 1;
 }
 
-function canEdit(row: Row, viewer: Viewer): boolean {
-  return row.user_id === viewer.id || (row.shared === 1 && viewer.is_admin);
-}
-
 function forbiddenEdit() {
   return forbidden('Only the member who saved this view, or an admin for a shared view, can change it.');
-}
-
-function present(row: Row, viewer: Viewer): SavedView {
-  return {
-    id: row.id,
-    name: row.name,
-    query: row.query,
-    shared: row.shared === 1,
-    owner: { id: row.user_id, username: row.username },
-    can_edit: canEdit(row, viewer),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
 }

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { errorBodySchema } from '../shared/schemas/errors.ts';
-import { healthResponseSchema, versionResponseSchema } from '../shared/schemas/system.ts';
+import { errorBodySchema } from '#shared/schemas/errors.ts';
+import { healthResponseSchema, versionResponseSchema } from '#shared/schemas/system.ts';
 import { createTestApp, type TestApp } from '../test/helpers/test-app.ts';
 import { accessLevels } from './plugins/access.ts';
 

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
-import { registerBodySchema } from '../shared/schemas/auth.ts';
+import { registerBodySchema } from '#shared/schemas/auth.ts';
 import { type AppConfig, ConfigError, loadConfig } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';

@@ -5,7 +5,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync, zstdDecompressSync } fro
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBodySchema } from '../shared/schemas/errors.ts';
+import { errorBodySchema } from '#shared/schemas/errors.ts';
 import {
   BARE_REPOSITORY,
   EMPTY_REPOSITORY,

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { EventType } from '../../shared/schemas/activity.ts';
+import type { EventType } from '#shared/schemas/activity.ts';
 
 /**
  * Table types for Kysely. Timestamps are ISO-8601 UTC strings on both dialects so that rows

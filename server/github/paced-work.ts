@@ -1,4 +1,4 @@
-import type { QueuedResponse } from '../../shared/schemas/repositories.ts';
+import type { QueuedResponse } from '#shared/schemas/repositories.ts';
 import { RetryJobAt } from '../jobs/job-queue.ts';
 import { addMs, type Clock } from '../lib/clock.ts';
 import { GitHubError } from './github-error.ts';

@@ -1,4 +1,4 @@
-import type { Commit } from '../../shared/schemas/repositories.ts';
+import type { Commit } from '#shared/schemas/repositories.ts';
 import type { ReleaseInfo, ReleaseRead, RepositorySnapshot } from './repository-snapshot.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Commit } from '../../shared/schemas/repositories.ts';
+import type { Commit } from '#shared/schemas/repositories.ts';
 
 /** Everything a sync learns about a repository, whichever API path it came from. */
 export interface RepositorySnapshot {

@@ -1,4 +1,4 @@
-import type { Commit } from '../../shared/schemas/repositories.ts';
+import type { Commit } from '#shared/schemas/repositories.ts';
 import { GitHubError, MESSAGES, rateLimitMessage } from './github-error.ts';
 import { countFromLink } from './link-header.ts';
 import type { QuotaBook } from './quota-book.ts';

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../shared/schemas/errors.ts';
+import type { ErrorCode } from '#shared/schemas/errors.ts';
 
 /**
  * The one way services report an expected failure. The error handler turns it into the one error

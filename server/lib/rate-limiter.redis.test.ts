@@ -1,7 +1,7 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { healthResponseSchema } from '../../shared/schemas/system.ts';
+import { healthResponseSchema } from '#shared/schemas/system.ts';
 import { PROBE_PATH, rateLimitProbe } from '../../test/helpers/rate-limit-probe.ts';
 import { createTestApp, type TestApp } from '../../test/helpers/test-app.ts';
 

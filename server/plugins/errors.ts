@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import type { ErrorBody, ErrorCode } from '../../shared/schemas/errors.ts';
+import type { ErrorBody, ErrorCode } from '#shared/schemas/errors.ts';
 import { isDatabaseUnavailable } from '../db/database.ts';
 import { GitHubError, toAppError } from '../github/github-error.ts';
 import { isApiPath } from '../lib/api-paths.ts';

@@ -6,8 +6,8 @@ import { gunzipSync } from 'node:zlib';
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOGUE_SORTS } from '../../shared/schemas/catalogue.ts';
-import { DEFAULT_RELEASE_TRACKING } from '../../shared/schemas/releases.ts';
+import { CATALOGUE_SORTS } from '#shared/schemas/catalogue.ts';
+import { DEFAULT_RELEASE_TRACKING } from '#shared/schemas/releases.ts';
 import {
   buildCatalogue,
   CATALOGUE_NOW,

@@ -1,4 +1,4 @@
-import type { Commit, Repository, RepositorySummary } from '../../shared/schemas/repositories.ts';
+import type { Commit, Repository, RepositorySummary } from '#shared/schemas/repositories.ts';
 import type { RepositoryDetailRow, RepositoryListRow, RepositoryRow } from '../db/schema.ts';
 import type { Etags } from '../github/github-client.ts';
 import type { RepositorySnapshot } from '../github/repository-snapshot.ts';

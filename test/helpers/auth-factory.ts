@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { LoginResponse, RegisterBody } from '#shared/schemas/auth.ts';
 import { hashPassword } from '../../server/lib/passwords.ts';
-import type { LoginResponse, RegisterBody } from '../../shared/schemas/auth.ts';
 
 let sequence = 0;
 

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
+import type { CatalogueListQuery, CatalogueSort } from '#shared/schemas/catalogue.ts';
+import { defaultCatalogueOrder } from '#shared/schemas/catalogue.ts';
 import type { Database, RepositoryRow } from '../../server/db/schema.ts';
 import {
   grantAccess,
   insertRepository,
   type NewRepository,
 } from '../../server/repository/repository.queries.ts';
-import type { CatalogueListQuery, CatalogueSort } from '../../shared/schemas/catalogue.ts';
-import { defaultCatalogueOrder } from '../../shared/schemas/catalogue.ts';
 
 /**
  * A varied catalogue for the catalogue query tests (the same rows on every database: a seeded

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect } from 'vitest';
+import type { NewEvent } from '#shared/schemas/activity.ts';
+import type { Channel, Delivery, Rule } from '#shared/schemas/notifications.ts';
 import { insertEvents } from '../../server/modules/activity/events.queries.ts';
 import type { MailMessage } from '../../server/modules/messages/mail-transport.ts';
 import { insertRepository } from '../../server/repository/repository.queries.ts';
-import type { NewEvent } from '../../shared/schemas/activity.ts';
-import type { Channel, Delivery, Rule } from '../../shared/schemas/notifications.ts';
 import type { signedInUser } from './auth-factory.ts';
 import { createFakeClock } from './fake-clock.ts';
 import { buildRepositoryRow } from './repository-row.ts';

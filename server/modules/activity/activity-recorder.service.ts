@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { NewEvent } from '../../../shared/schemas/activity.ts';
+import type { NewEvent } from '#shared/schemas/activity.ts';
 import type { CatalogueChanges } from '../../changes/catalogue-changes.ts';
 import type { Database } from '../../db/schema.ts';
 import { type Clock, isoNow } from '../../lib/clock.ts';

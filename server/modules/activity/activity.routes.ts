@@ -6,8 +6,8 @@ import {
   feedQuerySchema,
   feedTokenCreatedSchema,
   feedTokenStatusSchema,
-} from '../../../shared/schemas/activity.ts';
-import { errorBodySchema } from '../../../shared/schemas/errors.ts';
+} from '#shared/schemas/activity.ts';
+import { errorBodySchema } from '#shared/schemas/errors.ts';
 import { clientKey } from '../../lib/client-key.ts';
 import { requireUser } from '../../plugins/access.ts';
 

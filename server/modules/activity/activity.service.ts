@@ -9,7 +9,7 @@ import {
   type FeedTokenCreated,
   type FeedTokenStatus,
   parseEventTypes,
-} from '../../../shared/schemas/activity.ts';
+} from '#shared/schemas/activity.ts';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';

@@ -1,6 +1,6 @@
-import { describeEvent, describeEventDetail } from '../../../shared/event-text.ts';
-import { encodeRouteId } from '../../../shared/route-id.ts';
-import type { ActivityEvent } from '../../../shared/schemas/activity.ts';
+import { describeEvent, describeEventDetail } from '#shared/event-text.ts';
+import { encodeRouteId } from '#shared/route-id.ts';
+import type { ActivityEvent } from '#shared/schemas/activity.ts';
 
 /**
  * The activity as an Atom 1.0 document (RFC 4287, docs/product.md#activity-feed). Written by

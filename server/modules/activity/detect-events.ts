@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { type NewEvent, STAR_MILESTONES } from '../../../shared/schemas/activity.ts';
+import { type NewEvent, STAR_MILESTONES } from '#shared/schemas/activity.ts';
 import type { RepositoriesTable } from '../../db/schema.ts';
 import type { RepositorySnapshot } from '../../github/repository-snapshot.ts';
 

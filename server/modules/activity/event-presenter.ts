@@ -1,4 +1,4 @@
-import { type ActivityEvent, type EventType, eventDataSchemas } from '../../../shared/schemas/activity.ts';
+import { type ActivityEvent, type EventType, eventDataSchemas } from '#shared/schemas/activity.ts';
 import type { EventRow } from './events.queries.ts';
 
 /** A stored row as the API shows it; a row whose details don't parse is left out, not a 500. */

@@ -1,5 +1,5 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import type { EventType, NewEvent } from '../../../shared/schemas/activity.ts';
+import type { EventType, NewEvent } from '#shared/schemas/activity.ts';
 import type { Database } from '../../db/schema.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { type Kysely, type SelectQueryBuilder, type SqlBool, sql, type Transaction } from 'kysely';
-import type { AdminUserFlag } from '../../../shared/schemas/admin.ts';
+import type { AdminUserFlag } from '#shared/schemas/admin.ts';
 import type { Database, Flag, UserRow } from '../../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;

@@ -7,8 +7,8 @@ import {
   adminUserResponseSchema,
   adminUsersQuerySchema,
   adminUsersResponseSchema,
-} from '../../../shared/schemas/admin.ts';
-import { errorBodySchema } from '../../../shared/schemas/errors.ts';
+} from '#shared/schemas/admin.ts';
+import { errorBodySchema } from '#shared/schemas/errors.ts';
 import { requireUser } from '../../plugins/access.ts';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };

@@ -6,8 +6,8 @@ import {
   type AdminUserPatchBody,
   type AdminUsersResponse,
   adminUserFlags,
-} from '../../../shared/schemas/admin.ts';
-import type { RegisterBody, User } from '../../../shared/schemas/auth.ts';
+} from '#shared/schemas/admin.ts';
+import type { RegisterBody, User } from '#shared/schemas/auth.ts';
 import type { Dialect } from '../../db/database.ts';
 import type { Database, UserRow } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/app-error.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ONE_FLAG_MESSAGE } from '../../../shared/schemas/admin.ts';
+import { ONE_FLAG_MESSAGE } from '#shared/schemas/admin.ts';
 import { createUser, login, nextAddress, signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { insertRepository } from '../../../test/helpers/backup-seed.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { RegisterBody, User } from '../../../shared/schemas/auth.ts';
+import type { RegisterBody, User } from '#shared/schemas/auth.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import type { Database, Flag, UserRow } from '../../db/schema.ts';
 import type { SharedQuota } from '../../github/quota.ts';

@@ -13,8 +13,8 @@ import {
   successResponseSchema,
   verifyEmailBodySchema,
   verifyResetTokenBodySchema,
-} from '../../../shared/schemas/auth.ts';
-import { errorBodySchema } from '../../../shared/schemas/errors.ts';
+} from '#shared/schemas/auth.ts';
+import { errorBodySchema } from '#shared/schemas/errors.ts';
 import { clientKey } from '../../lib/client-key.ts';
 import type { LimitRule } from '../../lib/rate-limiter.ts';
 import { requireUser } from '../../plugins/access.ts';

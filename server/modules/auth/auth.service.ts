@@ -1,13 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { RESET_LINK_HOURS, VERIFICATION_LINK_HOURS } from '../../../shared/constants.ts';
+import { RESET_LINK_HOURS, VERIFICATION_LINK_HOURS } from '#shared/constants.ts';
 import type {
   ChangePasswordResponse,
   LoginResponse,
   RegisterBody,
   SuccessResponse,
   User,
-} from '../../../shared/schemas/auth.ts';
+} from '#shared/schemas/auth.ts';
 import type { AppConfig } from '../../config.ts';
 import type { Database, EmailTokenPurpose, UserRow } from '../../db/schema.ts';
 import { AppError, badRequest, notFound } from '../../lib/app-error.ts';

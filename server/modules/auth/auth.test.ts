@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userSchema } from '../../../shared/schemas/auth.ts';
-import { errorBodySchema } from '../../../shared/schemas/errors.ts';
+import { userSchema } from '#shared/schemas/auth.ts';
+import { errorBodySchema } from '#shared/schemas/errors.ts';
 import {
   buildRegistration,
   createUser,

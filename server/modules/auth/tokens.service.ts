@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Kysely } from 'kysely';
-import { ACCESS_TOKEN_MINUTES, REMEMBER_ME_HOURS, SESSION_HOURS } from '../../../shared/constants.ts';
+import { ACCESS_TOKEN_MINUTES, REMEMBER_ME_HOURS, SESSION_HOURS } from '#shared/constants.ts';
 import type { Database, UserRow } from '../../db/schema.ts';
 import { unauthorized } from '../../lib/app-error.ts';
 import { addSeconds, type Clock, isoNow, parseTime } from '../../lib/clock.ts';

@@ -1,4 +1,4 @@
-import type { User } from '../../../shared/schemas/auth.ts';
+import type { User } from '#shared/schemas/auth.ts';
 import type { UserRow } from '../../db/schema.ts';
 
 /**

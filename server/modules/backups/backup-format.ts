@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BACKUP_NAME_PATTERN, type BackupKind } from '../../../shared/schemas/admin.ts';
+import { BACKUP_NAME_PATTERN, type BackupKind } from '#shared/schemas/admin.ts';
 import { parseTime } from '../../lib/clock.ts';
 import { isDerivedTable } from '../../repository/repository-labels.ts';
 

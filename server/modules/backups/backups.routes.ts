@@ -4,9 +4,9 @@ import {
   backupCreatedResponseSchema,
   backupListResponseSchema,
   backupNameParamsSchema,
-} from '../../../shared/schemas/admin.ts';
-import { messageResponseSchema } from '../../../shared/schemas/auth.ts';
-import { errorBodySchema } from '../../../shared/schemas/errors.ts';
+} from '#shared/schemas/admin.ts';
+import { messageResponseSchema } from '#shared/schemas/auth.ts';
+import { errorBodySchema } from '#shared/schemas/errors.ts';
 import { requireUser } from '../../plugins/access.ts';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };

@@ -8,7 +8,7 @@ import {
   DEFAULT_CATALOGUE_ORDER,
   DEFAULT_CATALOGUE_SORT,
   defaultCatalogueOrder,
-} from '../../../shared/schemas/catalogue.ts';
+} from '#shared/schemas/catalogue.ts';
 import { isPostgres } from '../../db/migration-helpers.ts';
 import type { Database, RepositoryListRow } from '../../db/schema.ts';
 import { CURSOR_ID_MAX, decodeCursor, encodeCursor, invalidCursor } from '../../lib/cursor.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { exportSelectionBodySchema } from '../../../shared/schemas/bulk.ts';
+import { exportSelectionBodySchema } from '#shared/schemas/bulk.ts';
 import {
   adminRepositoryListOrPageResponseSchema,
   catalogueCountsResponseSchema,
@@ -11,13 +11,13 @@ import {
   isPageRequest,
   repositoryListOrPageResponseSchema,
   tagsResponseSchema,
-} from '../../../shared/schemas/catalogue.ts';
-import { errorBodySchema } from '../../../shared/schemas/errors.ts';
+} from '#shared/schemas/catalogue.ts';
+import { errorBodySchema } from '#shared/schemas/errors.ts';
 import {
   existsResponseSchema,
   repositoryIdParamsSchema,
   repositoryResponseSchema,
-} from '../../../shared/schemas/repositories.ts';
+} from '#shared/schemas/repositories.ts';
 import { requireUser } from '../../plugins/access.ts';
 import { exportFileName, streamCsv } from './csv-export.ts';
 

@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { CONTRIBUTORS_CAP, RECENTLY_UPDATED_DAYS, TAG_SUGGESTIONS_MAX } from '../../../shared/constants.ts';
-import { displayLicense } from '../../../shared/format.ts';
+import { CONTRIBUTORS_CAP, RECENTLY_UPDATED_DAYS, TAG_SUGGESTIONS_MAX } from '#shared/constants.ts';
+import { displayLicense } from '#shared/format.ts';
 import {
   CATALOGUE_PAGE_DEFAULT,
   type CatalogueCounts,
@@ -11,9 +11,9 @@ import {
   type NameCount,
   type RepositoryPage,
   type TagsResponse,
-} from '../../../shared/schemas/catalogue.ts';
-import type { Repository, RepositorySummary } from '../../../shared/schemas/repositories.ts';
-import { STAR_BUCKETS } from '../../../shared/stats.ts';
+} from '#shared/schemas/catalogue.ts';
+import type { Repository, RepositorySummary } from '#shared/schemas/repositories.ts';
+import { STAR_BUCKETS } from '#shared/stats.ts';
 import { isPostgres } from '../../db/migration-helpers.ts';
 import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../lib/app-error.ts';

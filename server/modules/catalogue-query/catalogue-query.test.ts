@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { displayLicense } from '../../../shared/format.ts';
+import { displayLicense } from '#shared/format.ts';
 import {
   CATALOGUE_SORTS,
   type CatalogueListQuery,
@@ -8,11 +8,8 @@ import {
   catalogueStatsResponseSchema,
   repositoryPageSchema,
   tagsResponseSchema,
-} from '../../../shared/schemas/catalogue.ts';
-import {
-  type RepositorySummary,
-  repositoryListResponseSchema,
-} from '../../../shared/schemas/repositories.ts';
+} from '#shared/schemas/catalogue.ts';
+import { type RepositorySummary, repositoryListResponseSchema } from '#shared/schemas/repositories.ts';
 import {
   computeStats,
   distinctValues,
@@ -21,8 +18,8 @@ import {
   type StatsFilters,
   starDistribution,
   topTopics,
-} from '../../../shared/stats.ts';
-import { countDistinctTags, countTags, tagSuggestions } from '../../../shared/tag-colors.ts';
+} from '#shared/stats.ts';
+import { countDistinctTags, countTags, tagSuggestions } from '#shared/tag-colors.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import {
   buildCatalogue,

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { RepositorySummary } from '../../../shared/schemas/repositories.ts';
+import type { RepositorySummary } from '#shared/schemas/repositories.ts';
 
 /** The columns a user expects in a spreadsheet, in reading order. */
 const COLUMNS: { header: string; value: (repository: RepositorySummary) => string | number }[] = [

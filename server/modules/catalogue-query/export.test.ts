@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repositoryPageSchema } from '../../../shared/schemas/catalogue.ts';
+import { repositoryPageSchema } from '#shared/schemas/catalogue.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { buildCatalogue, CATALOGUE_NOW, seedCatalogue } from '../../../test/helpers/catalogue-fixtures.ts';
 import { createFakeClock } from '../../../test/helpers/fake-clock.ts';

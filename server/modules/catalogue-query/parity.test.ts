@@ -5,8 +5,8 @@ import {
   type CatalogueListQuery,
   catalogueFilterQuerySchema,
   catalogueListQuerySchema,
-} from '../../../shared/schemas/catalogue.ts';
-import { DEFAULT_RELEASE_TRACKING } from '../../../shared/schemas/releases.ts';
+} from '#shared/schemas/catalogue.ts';
+import { DEFAULT_RELEASE_TRACKING } from '#shared/schemas/releases.ts';
 import {
   buildCatalogue,
   CATALOGUE_NOW,

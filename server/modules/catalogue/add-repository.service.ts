@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { normalizeTags } from '../../../shared/repository-input.ts';
+import { normalizeTags } from '#shared/repository-input.ts';
 import type { ChangeBus } from '../../changes/catalogue-changes.ts';
 import { inTransaction, isUniqueViolation } from '../../db/database.ts';
 import type { Database, RepositoryRow } from '../../db/schema.ts';

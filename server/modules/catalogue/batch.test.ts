@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { batchDoneLineSchema, batchResultItemSchema } from '../../../shared/schemas/repositories.ts';
+import { batchDoneLineSchema, batchResultItemSchema } from '#shared/schemas/repositories.ts';
 import { listDoubleRepositories } from '../../../test/github-double/index.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { createReposTestApp } from '../../../test/helpers/repos-app.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { bulkBodySchema, bulkResponseSchema } from '../../../shared/schemas/bulk.ts';
-import { errorBodySchema } from '../../../shared/schemas/errors.ts';
+import { bulkBodySchema, bulkResponseSchema } from '#shared/schemas/bulk.ts';
+import { errorBodySchema } from '#shared/schemas/errors.ts';
 import { requireUser } from '../../plugins/access.ts';
 
 const errors = {

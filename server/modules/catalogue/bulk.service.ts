@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { normalizeTags } from '../../../shared/repository-input.ts';
-import type { BulkAction, BulkResponse, BulkResult } from '../../../shared/schemas/bulk.ts';
+import { normalizeTags } from '#shared/repository-input.ts';
+import type { BulkAction, BulkResponse, BulkResult } from '#shared/schemas/bulk.ts';
 import type { Database } from '../../db/schema.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { AppError } from '../../lib/app-error.ts';

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bulkResponseSchema } from '../../../shared/schemas/bulk.ts';
+import { bulkResponseSchema } from '#shared/schemas/bulk.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
 import { syncDueJob } from '../sync/sync.service.ts';

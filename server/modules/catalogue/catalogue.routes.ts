@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { messageResponseSchema } from '../../../shared/schemas/auth.ts';
-import { errorBodySchema } from '../../../shared/schemas/errors.ts';
+import { messageResponseSchema } from '#shared/schemas/auth.ts';
+import { errorBodySchema } from '#shared/schemas/errors.ts';
 import {
   addRepositoryBodySchema,
   addRepositoryResponseSchema,
@@ -15,7 +15,7 @@ import {
   queuedResponseSchema,
   repositoryIdParamsSchema,
   repositoryResponseSchema,
-} from '../../../shared/schemas/repositories.ts';
+} from '#shared/schemas/repositories.ts';
 import { requireUser } from '../../plugins/access.ts';
 
 const errors = {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { normalizeTags, toFullName } from '../../../shared/repository-input.ts';
+import { normalizeTags, toFullName } from '#shared/repository-input.ts';
 import {
   type AddNotification,
   BATCH_MAX_ITEMS,
@@ -7,7 +7,7 @@ import {
   INVALID_REPOSITORY_FORMAT,
   type QueuedResponse,
   type Repository,
-} from '../../../shared/schemas/repositories.ts';
+} from '#shared/schemas/repositories.ts';
 import type { CatalogueChanges, ChangeBus } from '../../changes/catalogue-changes.ts';
 import type { AppConfig } from '../../config.ts';
 import { inTransaction, isUniqueViolation } from '../../db/database.ts';

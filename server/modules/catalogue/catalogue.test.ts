@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { repositorySchema, repositorySummarySchema } from '../../../shared/schemas/repositories.ts';
+import { repositorySchema, repositorySummarySchema } from '#shared/schemas/repositories.ts';
 import {
   BARE_REPOSITORY,
   EMPTY_REPOSITORY,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { repositoryPageSchema } from '../../../shared/schemas/catalogue.ts';
+import { repositoryPageSchema } from '#shared/schemas/catalogue.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { expectedDerivedRows, readDerivedRows } from '../../../test/helpers/derived-rows.ts';
 import { createReposTestApp, repoPath, syncEverythingNow } from '../../../test/helpers/repos-app.ts';

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorBodySchema } from '../../../shared/schemas/errors.ts';
+import { errorBodySchema } from '#shared/schemas/errors.ts';
 import {
   commentBodySchema,
   commentResponseSchema,
   repositoryIdParamsSchema,
-} from '../../../shared/schemas/repositories.ts';
+} from '#shared/schemas/repositories.ts';
 import { requireUser } from '../../plugins/access.ts';
 
 const errors = {

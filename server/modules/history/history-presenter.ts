@@ -1,4 +1,4 @@
-import type { HistoryState } from '../../../shared/schemas/history.ts';
+import type { HistoryState } from '#shared/schemas/history.ts';
 import type { HistoryRow } from './history.queries.ts';
 
 /**

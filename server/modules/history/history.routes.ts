@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorBodySchema } from '../../../shared/schemas/errors.ts';
-import { backfillResponseSchema } from '../../../shared/schemas/history.ts';
-import { metricsResponseSchema, repositoryIdParamsSchema } from '../../../shared/schemas/repositories.ts';
+import { errorBodySchema } from '#shared/schemas/errors.ts';
+import { backfillResponseSchema } from '#shared/schemas/history.ts';
+import { metricsResponseSchema, repositoryIdParamsSchema } from '#shared/schemas/repositories.ts';
 import { requireUser } from '../../plugins/access.ts';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };

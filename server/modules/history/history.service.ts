@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { BackfillResponse, HistoryState } from '../../../shared/schemas/history.ts';
-import type { MetricPoint } from '../../../shared/schemas/repositories.ts';
+import type { BackfillResponse, HistoryState } from '#shared/schemas/history.ts';
+import type { MetricPoint } from '#shared/schemas/repositories.ts';
 import type { CatalogueChanges } from '../../changes/catalogue-changes.ts';
 import type { Database, RepositoryRow } from '../../db/schema.ts';
 import type { GitHubClient } from '../../github/github-client.ts';

@@ -8,8 +8,8 @@ import {
   slackWebhookStatusSchema,
   updateProfileBodySchema,
   userResponseSchema,
-} from '../../../shared/schemas/auth.ts';
-import { errorBodySchema } from '../../../shared/schemas/errors.ts';
+} from '#shared/schemas/auth.ts';
+import { errorBodySchema } from '#shared/schemas/errors.ts';
 import { requireUser } from '../../plugins/access.ts';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { GitHubTokenStatus, SlackWebhookStatus, User } from '../../../shared/schemas/auth.ts';
+import type { GitHubTokenStatus, SlackWebhookStatus, User } from '#shared/schemas/auth.ts';
 import type { AppConfig } from '../../config.ts';
 import type { Database, UserRow } from '../../db/schema.ts';
 import { notFound } from '../../lib/app-error.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changePasswordResponseSchema } from '../../../shared/schemas/auth.ts';
+import { changePasswordResponseSchema } from '#shared/schemas/auth.ts';
 import { createUser, login, nextAddress, signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPES } from '../../../shared/schemas/activity.ts';
+import { EVENT_TYPES } from '#shared/schemas/activity.ts';
 import {
   describeEvent,
   discordPayload,

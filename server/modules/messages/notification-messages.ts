@@ -1,5 +1,5 @@
-import { type EventType, eventDataSchemas } from '../../../shared/schemas/activity.ts';
-import { EVENT_TYPE_LABELS } from '../../../shared/schemas/notifications.ts';
+import { type EventType, eventDataSchemas } from '#shared/schemas/activity.ts';
+import { EVENT_TYPE_LABELS } from '#shared/schemas/notifications.ts';
 import type { MailMessage } from './mail-transport.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { EventType } from '../../../shared/schemas/activity.ts';
-import { CHANNEL_FAILURE_LIMIT, type DeliveryKind } from '../../../shared/schemas/notifications.ts';
+import type { EventType } from '#shared/schemas/activity.ts';
+import { CHANNEL_FAILURE_LIMIT, type DeliveryKind } from '#shared/schemas/notifications.ts';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { PermanentJobError } from '../../jobs/job-queue.ts';

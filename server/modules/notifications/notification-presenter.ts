@@ -1,5 +1,5 @@
-import { EVENT_TYPES, type EventType } from '../../../shared/schemas/activity.ts';
-import type { Cadence, Channel, Delivery, Rule } from '../../../shared/schemas/notifications.ts';
+import { EVENT_TYPES, type EventType } from '#shared/schemas/activity.ts';
+import type { Cadence, Channel, Delivery, Rule } from '#shared/schemas/notifications.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { parseList } from './notification-rows.ts';
 import type { ChannelRow, DeliveryRow, RuleRow } from './notifications.queries.ts';

@@ -14,7 +14,7 @@ import {
   type TestChannelResponse,
   type UpdateChannelBody,
   type UpdateRuleBody,
-} from '../../../shared/schemas/notifications.ts';
+} from '#shared/schemas/notifications.ts';
 import type { AppConfig } from '../../config.ts';
 import type { Database, UserRow } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/app-error.ts';

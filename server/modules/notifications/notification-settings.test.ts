@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Rule } from '../../../shared/schemas/notifications.ts';
+import type { Rule } from '#shared/schemas/notifications.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { startNotificationsApp } from '../../../test/helpers/notifications-app.ts';
 import type { TestApp } from '../../../test/helpers/test-app.ts';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorBodySchema } from '../../../shared/schemas/errors.ts';
+import { errorBodySchema } from '#shared/schemas/errors.ts';
 import {
   channelSchema,
   channelsResponseSchema,
@@ -13,7 +13,7 @@ import {
   testChannelResponseSchema,
   updateChannelBodySchema,
   updateRuleBodySchema,
-} from '../../../shared/schemas/notifications.ts';
+} from '#shared/schemas/notifications.ts';
 import { requireUser } from '../../plugins/access.ts';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };

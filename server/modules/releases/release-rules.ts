@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { parseTagPattern } from '../../../shared/schemas/releases.ts';
+import { parseTagPattern } from '#shared/schemas/releases.ts';
 import type { ReleaseInfo } from '../../github/repository-snapshot.ts';
 import { parseTime } from '../../lib/clock.ts';
 

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { NewEvent } from '../../../shared/schemas/activity.ts';
+import type { NewEvent } from '#shared/schemas/activity.ts';
 import {
   DEFAULT_RELEASE_TRACKING,
   type ReleaseSettingsBody,
   type ReleaseTracking,
   releaseSettingsBodySchema,
-} from '../../../shared/schemas/releases.ts';
+} from '#shared/schemas/releases.ts';
 import type { CatalogueChanges, ChangeBus } from '../../changes/catalogue-changes.ts';
 import { inTransaction } from '../../db/database.ts';
 import type { Database, RepositoryRow } from '../../db/schema.ts';

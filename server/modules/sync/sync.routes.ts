@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorBodySchema } from '../../../shared/schemas/errors.ts';
+import { errorBodySchema } from '#shared/schemas/errors.ts';
 import {
   commitsQuerySchema,
   commitsResponseSchema,
   queuedResponseSchema,
   repositoryIdParamsSchema,
   repositoryResponseSchema,
-} from '../../../shared/schemas/repositories.ts';
+} from '#shared/schemas/repositories.ts';
 import { requireUser } from '../../plugins/access.ts';
 
 const errors = {

@@ -1,8 +1,8 @@
 import { Cron } from 'croner';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { AdminSync } from '../../../shared/schemas/admin.ts';
-import type { Commit, QueuedResponse, Repository } from '../../../shared/schemas/repositories.ts';
+import type { AdminSync } from '#shared/schemas/admin.ts';
+import type { Commit, QueuedResponse, Repository } from '#shared/schemas/repositories.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Etags, GitHubClient } from '../../github/github-client.ts';
 import { GitHubError } from '../../github/github-error.ts';

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBodySchema } from '../../../shared/schemas/errors.ts';
+import { errorBodySchema } from '#shared/schemas/errors.ts';
 import {
   healthResponseSchema,
   readinessResponseSchema,
   versionResponseSchema,
-} from '../../../shared/schemas/system.ts';
+} from '#shared/schemas/system.ts';
 import type { PoolStats } from '../../db/database.ts';
 import type { GitHubClient } from '../../github/github-client.ts';
 import { OperationsMetrics } from './metrics.service.ts';

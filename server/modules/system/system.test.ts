@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { errorBodySchema } from '../../../shared/schemas/errors.ts';
-import { healthResponseSchema, readinessResponseSchema } from '../../../shared/schemas/system.ts';
+import { errorBodySchema } from '#shared/schemas/errors.ts';
+import { healthResponseSchema, readinessResponseSchema } from '#shared/schemas/system.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
 import { testDialect } from '../../../test/helpers/test-database.ts';

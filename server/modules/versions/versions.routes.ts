@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorBodySchema } from '../../../shared/schemas/errors.ts';
+import { errorBodySchema } from '#shared/schemas/errors.ts';
 import {
   compareQuerySchema,
   compareResponseSchema,
@@ -8,7 +8,7 @@ import {
   versionResponseSchema,
   versionsQuerySchema,
   versionsResponseSchema,
-} from '../../../shared/schemas/repositories.ts';
+} from '#shared/schemas/repositories.ts';
 import { requireUser } from '../../plugins/access.ts';
 
 const errors = {

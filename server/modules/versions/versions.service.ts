@@ -4,7 +4,7 @@ import {
   type ComparedField,
   type CompareResponse,
   versionExistsMessage,
-} from '../../../shared/schemas/repositories.ts';
+} from '#shared/schemas/repositories.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import type { Database, RepositoryRow } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/app-error.ts';

@@ -1,4 +1,4 @@
-import type { SavedView } from '../../../shared/schemas/views.ts';
+import type { SavedView } from '#shared/schemas/views.ts';
 import type { Viewer } from '../../repository/access-policy.ts';
 import type { findView } from './views.queries.ts';
 

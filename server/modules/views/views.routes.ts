@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { messageResponseSchema } from '../../../shared/schemas/auth.ts';
-import { errorBodySchema } from '../../../shared/schemas/errors.ts';
+import { messageResponseSchema } from '#shared/schemas/auth.ts';
+import { errorBodySchema } from '#shared/schemas/errors.ts';
 import {
   createSavedViewBodySchema,
   savedViewIdParamsSchema,
   savedViewResponseSchema,
   savedViewsResponseSchema,
   updateSavedViewBodySchema,
-} from '../../../shared/schemas/views.ts';
+} from '#shared/schemas/views.ts';
 import { requireUser } from '../../plugins/access.ts';
 
 const errors = {

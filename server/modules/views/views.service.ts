@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { CreateSavedViewBody, SavedView, UpdateSavedViewBody } from '../../../shared/schemas/views.ts';
+import type { CreateSavedViewBody, SavedView, UpdateSavedViewBody } from '#shared/schemas/views.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { conflict, forbidden, notFound } from '../../lib/app-error.ts';

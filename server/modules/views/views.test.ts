@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { savedViewResponseSchema, savedViewsResponseSchema } from '../../../shared/schemas/views.ts';
+import { savedViewResponseSchema, savedViewsResponseSchema } from '#shared/schemas/views.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 

@@ -12,26 +12,15 @@ import {
   repositoryListOrPageResponseSchema,
   tagsResponseSchema,
 } from '#shared/schemas/catalogue.ts';
-import { errorBodySchema } from '#shared/schemas/errors.ts';
 import {
   existsResponseSchema,
   repositoryIdParamsSchema,
   repositoryResponseSchema,
 } from '#shared/schemas/repositories.ts';
 import { requireUser } from '../../plugins/access.ts';
+import { bearerSecurity, memberAccess, REPOSITORY_ERRORS } from '../../plugins/route-options.ts';
 import { exportFileName, streamCsv } from './csv-export.ts';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  429: errorBodySchema,
-  502: errorBodySchema,
-};
-const security = [{ bearerAuth: [] }];
-const member = { access: 'user' as const };
 const tags = ['repositories'];
 
 /**
@@ -45,15 +34,15 @@ export const catalogueQueryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/repositories/',
     {
-      config: member,
+      config: memberAccess,
       schema: {
         tags,
         summary: 'Every repository the caller may see, or one page of a search',
         description:
           'Without query parameters: every visible repository, `{ repositories }`. With any of them: one page `{ repositories, total, next_cursor }` of the visible repositories matching the filters, in the chosen order (docs/product.md#catalogue-queries).',
-        security,
+        security: bearerSecurity,
         querystring: catalogueListQuerySchema,
-        response: { 200: repositoryListOrPageResponseSchema, ...errors },
+        response: { 200: repositoryListOrPageResponseSchema, ...REPOSITORY_ERRORS },
       },
     },
     async (request) => {
@@ -66,7 +55,7 @@ export const catalogueQueryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/repositories/export',
     {
-      config: member,
+      config: memberAccess,
       // A 100,000-row export is ~30 MB of text: gzip's fastest level still shrinks it about
       // fourfold at three times the speed of the default (docs/benchmarks.md).
       compress: { encodings: ['gzip', 'deflate'], zlibOptions: { level: 1 } },
@@ -75,10 +64,10 @@ export const catalogueQueryRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'CSV of the visible repositories matching the filters, in list order',
         description:
           'Takes the list’s filters and sort (no paging): every matching row, streamed from the database in batches as the client reads.',
-        security,
+        security: bearerSecurity,
         querystring: catalogueExportQuerySchema,
         produces: ['text/csv'],
-        response: { 200: z.string().describe('text/csv, RFC 4180'), ...errors },
+        response: { 200: z.string().describe('text/csv, RFC 4180'), ...REPOSITORY_ERRORS },
       },
     },
     async (request, reply) => {
@@ -99,15 +88,15 @@ export const catalogueQueryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/repositories/export',
     {
-      config: member,
+      config: memberAccess,
       compress: { encodings: ['gzip', 'deflate'], zlibOptions: { level: 1 } },
       schema: {
         tags,
         summary: 'CSV of the selected repositories the caller may see, in the order given',
-        security,
+        security: bearerSecurity,
         body: exportSelectionBodySchema,
         produces: ['text/csv'],
-        response: { 200: z.string().describe('text/csv, RFC 4180'), ...errors },
+        response: { 200: z.string().describe('text/csv, RFC 4180'), ...REPOSITORY_ERRORS },
       },
     },
     async (request, reply) => {
@@ -121,15 +110,15 @@ export const catalogueQueryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/repositories/stats',
     {
-      config: member,
+      config: memberAccess,
       schema: {
         tags: ['repositories'],
         summary: 'Statistics over the visible repositories matching the filters',
         description:
           'Stat cards, licence distribution, top topics and star buckets over the filtered repositories; `options` lists the distinct tags, topics and licences of every visible repository, and `catalogue_total` counts them.',
-        security,
+        security: bearerSecurity,
         querystring: catalogueFilterQuerySchema,
-        response: { 200: catalogueStatsResponseSchema, ...errors },
+        response: { 200: catalogueStatsResponseSchema, ...REPOSITORY_ERRORS },
       },
     },
     async (request) => catalogueQuery.stats(requireUser(request), request.query),
@@ -138,12 +127,12 @@ export const catalogueQueryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/repositories/counts',
     {
-      config: member,
+      config: memberAccess,
       schema: {
         tags: ['repositories'],
         summary: 'The sidebar’s counts: visible repositories, the caller’s own, distinct tags',
-        security,
-        response: { 200: catalogueCountsResponseSchema, ...errors },
+        security: bearerSecurity,
+        response: { 200: catalogueCountsResponseSchema, ...REPOSITORY_ERRORS },
       },
     },
     async (request) => catalogueQuery.counts(requireUser(request)),
@@ -152,13 +141,13 @@ export const catalogueQueryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/repositories/check/:id',
     {
-      config: member,
+      config: memberAccess,
       schema: {
         tags,
         summary: 'Whether a repository is in the catalogue',
-        security,
+        security: bearerSecurity,
         params: repositoryIdParamsSchema,
-        response: { 200: existsResponseSchema, ...errors },
+        response: { 200: existsResponseSchema, ...REPOSITORY_ERRORS },
       },
     },
     async (request) => ({ exists: await catalogueQuery.exists(requireUser(request), request.params.id) }),
@@ -167,13 +156,13 @@ export const catalogueQueryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/repositories/:id',
     {
-      config: member,
+      config: memberAccess,
       schema: {
         tags,
         summary: 'One repository with comments, versions and recent commits',
-        security,
+        security: bearerSecurity,
         params: repositoryIdParamsSchema,
-        response: { 200: repositoryResponseSchema, ...errors },
+        response: { 200: repositoryResponseSchema, ...REPOSITORY_ERRORS },
       },
     },
     async (request) => ({ repository: await catalogueQuery.get(requireUser(request), request.params.id) }),
@@ -182,15 +171,15 @@ export const catalogueQueryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/tags',
     {
-      config: member,
+      config: memberAccess,
       schema: {
         tags: ['repositories'],
         summary: 'Every tag with its repository count, and the caller’s tag suggestions',
         description:
           'Tags over the visible repositories matching the filters, sorted by name; `suggestions` are the 8 most used tags of the caller’s own repositories.',
-        security,
+        security: bearerSecurity,
         querystring: catalogueFilterQuerySchema,
-        response: { 200: tagsResponseSchema, ...errors },
+        response: { 200: tagsResponseSchema, ...REPOSITORY_ERRORS },
       },
     },
     async (request) => catalogueQuery.tags(requireUser(request), request.query),
@@ -205,9 +194,9 @@ export const catalogueQueryRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Every repository, private ones included, or one page of a search',
         description:
           'The query parameters of `GET /repositories/`; with any of them one page `{ repositories, total, next_cursor }`.',
-        security,
+        security: bearerSecurity,
         querystring: catalogueListQuerySchema,
-        response: { 200: adminRepositoryListOrPageResponseSchema, ...errors },
+        response: { 200: adminRepositoryListOrPageResponseSchema, ...REPOSITORY_ERRORS },
       },
     },
     async (request) => {

@@ -2,7 +2,6 @@ import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { messageResponseSchema } from '#shared/schemas/auth.ts';
-import { errorBodySchema } from '#shared/schemas/errors.ts';
 import {
   addRepositoryBodySchema,
   addRepositoryResponseSchema,
@@ -17,18 +16,8 @@ import {
   repositoryResponseSchema,
 } from '#shared/schemas/repositories.ts';
 import { requireUser } from '../../plugins/access.ts';
+import { bearerSecurity, memberAccess, REPOSITORY_ERRORS } from '../../plugins/route-options.ts';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  429: errorBodySchema,
-  502: errorBodySchema,
-};
-const security = [{ bearerAuth: [] }];
-const member = { access: 'user' as const };
 const tags = ['repositories'];
 
 /** Adding to the catalogue and curating it (docs/product.md#repositories-api): one line, a batch, an import; delete and undo; tags and notes. */
@@ -38,15 +27,15 @@ export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/repositories/',
     {
-      config: member,
+      config: memberAccess,
       schema: {
         tags,
         summary: 'Add one repository from GitHub',
-        security,
+        security: bearerSecurity,
         description:
           '201 with the repository once added; 202 `{ queued, eta, message }` when GitHub’s pace for the token is spent for longer than a call waits: it is added in the background by `eta`.',
         body: addRepositoryBodySchema,
-        response: { 201: addRepositoryResponseSchema, 202: queuedResponseSchema, ...errors },
+        response: { 201: addRepositoryResponseSchema, 202: queuedResponseSchema, ...REPOSITORY_ERRORS },
       },
     },
     async (request, reply) => {
@@ -58,15 +47,15 @@ export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/repositories/batch',
     {
-      config: member,
+      config: memberAccess,
       schema: {
         tags,
         summary: 'Add many repositories, in order',
         description:
           'With `Accept: application/x-ndjson` the answer streams one line per item as it finishes (`{ index, input, ok, status, repository?, error?, eta? }`; status is added, skipped, queued or failed), then `{ done: true, succeeded, failed, skipped, queued }`. Otherwise one JSON object at the end.',
-        security,
+        security: bearerSecurity,
         body: batchBodySchema,
-        response: { 200: batchResponseSchema, ...errors },
+        response: { 200: batchResponseSchema, ...REPOSITORY_ERRORS },
       },
     },
     async (request, reply) => {
@@ -83,15 +72,15 @@ export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/repositories/import',
     {
-      config: member,
+      config: memberAccess,
       schema: {
         tags,
         summary: 'Import a user’s stars, or a user’s or organisation’s repositories',
         description:
           'Lists the repositories on GitHub (100 a page, at most 1,000), then adds them like the batch call, with the same two answer forms.',
-        security,
+        security: bearerSecurity,
         body: importBodySchema,
-        response: { 200: batchResponseSchema, ...errors },
+        response: { 200: batchResponseSchema, ...REPOSITORY_ERRORS },
       },
     },
     async (request, reply) => {
@@ -114,13 +103,13 @@ export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/repositories/:id',
     {
-      config: member,
+      config: memberAccess,
       schema: {
         tags,
         summary: 'Delete (the member who added it, or an admin)',
-        security,
+        security: bearerSecurity,
         params: repositoryIdParamsSchema,
-        response: { 200: messageResponseSchema, ...errors },
+        response: { 200: messageResponseSchema, ...REPOSITORY_ERRORS },
       },
     },
     async (request) => {
@@ -132,15 +121,15 @@ export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/repositories/:id/restore',
     {
-      config: member,
+      config: memberAccess,
       schema: {
         tags,
         summary: 'Undo a deletion within 30 s (the member who deleted it, or an admin)',
         description:
           'The repository comes back with its tags, notes, comments, versions, history and events. 404 once the deletion can no longer be undone; 409 when the name is in the catalogue again.',
-        security,
+        security: bearerSecurity,
         params: repositoryIdParamsSchema,
-        response: { 200: repositoryResponseSchema, ...errors },
+        response: { 200: repositoryResponseSchema, ...REPOSITORY_ERRORS },
       },
     },
     async (request) => ({ repository: await catalogue.restore(requireUser(request), request.params.id) }),
@@ -149,14 +138,14 @@ export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/repositories/:id/metadata/',
     {
-      config: member,
+      config: memberAccess,
       schema: {
         tags,
         summary: 'Save tags and notes',
-        security,
+        security: bearerSecurity,
         params: repositoryIdParamsSchema,
         body: metadataBodySchema,
-        response: { 200: repositoryResponseSchema, ...errors },
+        response: { 200: repositoryResponseSchema, ...REPOSITORY_ERRORS },
       },
     },
     async (request) => ({

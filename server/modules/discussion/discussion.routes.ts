@@ -1,23 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorBodySchema } from '#shared/schemas/errors.ts';
 import {
   commentBodySchema,
   commentResponseSchema,
   repositoryIdParamsSchema,
 } from '#shared/schemas/repositories.ts';
 import { requireUser } from '../../plugins/access.ts';
+import { bearerSecurity, memberAccess, REPOSITORY_ERRORS } from '../../plugins/route-options.ts';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  429: errorBodySchema,
-  502: errorBodySchema,
-};
-const security = [{ bearerAuth: [] }];
-const member = { access: 'user' as const };
 const tags = ['repositories'];
 
 /** Comments on a repository (docs/product.md#repositories-api). */
@@ -27,14 +16,14 @@ export const discussionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/repositories/:id/comments',
     {
-      config: member,
+      config: memberAccess,
       schema: {
         tags,
         summary: 'Add a comment',
-        security,
+        security: bearerSecurity,
         params: repositoryIdParamsSchema,
         body: commentBodySchema,
-        response: { 201: commentResponseSchema, ...errors },
+        response: { 201: commentResponseSchema, ...REPOSITORY_ERRORS },
       },
     },
     async (request, reply) => {

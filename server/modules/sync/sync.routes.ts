@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorBodySchema } from '#shared/schemas/errors.ts';
 import {
   commitsQuerySchema,
   commitsResponseSchema,
@@ -8,18 +7,8 @@ import {
   repositoryResponseSchema,
 } from '#shared/schemas/repositories.ts';
 import { requireUser } from '../../plugins/access.ts';
+import { bearerSecurity, memberAccess, REPOSITORY_ERRORS } from '../../plugins/route-options.ts';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  429: errorBodySchema,
-  502: errorBodySchema,
-};
-const security = [{ bearerAuth: [] }];
-const member = { access: 'user' as const };
 const tags = ['repositories'];
 /** Manual updates from GitHub per member per window. */
 export const SYNCS_PER_MEMBER = 30;
@@ -32,7 +21,7 @@ export const syncRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/repositories/:id',
     {
-      config: member,
+      config: memberAccess,
       // Each update costs the shared quota two to four GitHub calls: one member can't spend
       // it all (docs/product.md#rate-limits). Counted per member, after sign-in resolved them.
       preHandler: app.rateLimiter.hook({
@@ -46,9 +35,9 @@ export const syncRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Update from GitHub (empty body)',
         description:
           '200 with the refreshed repository; 202 `{ queued, eta, message }` when GitHub’s pace for the token is spent for longer than a call waits: the sync engine refreshes it by `eta`.',
-        security,
+        security: bearerSecurity,
         params: repositoryIdParamsSchema,
-        response: { 200: repositoryResponseSchema, 202: queuedResponseSchema, ...errors },
+        response: { 200: repositoryResponseSchema, 202: queuedResponseSchema, ...REPOSITORY_ERRORS },
       },
     },
     async (request, reply) => {
@@ -60,14 +49,14 @@ export const syncRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/repositories/:id/commits/',
     {
-      config: member,
+      config: memberAccess,
       schema: {
         tags,
         summary: 'Recent commits of the default branch',
-        security,
+        security: bearerSecurity,
         params: repositoryIdParamsSchema,
         querystring: commitsQuerySchema,
-        response: { 200: commitsResponseSchema, ...errors },
+        response: { 200: commitsResponseSchema, ...REPOSITORY_ERRORS },
       },
     },
     async (request) => sync.commits(requireUser(request), request.params.id, request.query.limit),

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorBodySchema } from '#shared/schemas/errors.ts';
 import {
   compareQuerySchema,
   compareResponseSchema,
@@ -10,18 +9,8 @@ import {
   versionsResponseSchema,
 } from '#shared/schemas/repositories.ts';
 import { requireUser } from '../../plugins/access.ts';
+import { bearerSecurity, memberAccess, REPOSITORY_ERRORS } from '../../plugins/route-options.ts';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  429: errorBodySchema,
-  502: errorBodySchema,
-};
-const security = [{ bearerAuth: [] }];
-const member = { access: 'user' as const };
 const tags = ['repositories'];
 
 /** Versions: recorded snapshots of a repository's metrics and their comparison (docs/product.md#repositories-api). */
@@ -31,14 +20,14 @@ export const versionsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/repositories/:id/versions',
     {
-      config: member,
+      config: memberAccess,
       schema: {
         tags,
         summary: 'Record a version snapshot of the current metrics',
-        security,
+        security: bearerSecurity,
         params: repositoryIdParamsSchema,
         body: versionBodySchema,
-        response: { 201: versionResponseSchema, ...errors },
+        response: { 201: versionResponseSchema, ...REPOSITORY_ERRORS },
       },
     },
     async (request, reply) => {
@@ -50,13 +39,13 @@ export const versionsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/get-versions',
     {
-      config: member,
+      config: memberAccess,
       schema: {
         tags,
         summary: 'Versions of a repository',
-        security,
+        security: bearerSecurity,
         querystring: versionsQuerySchema,
-        response: { 200: versionsResponseSchema, ...errors },
+        response: { 200: versionsResponseSchema, ...REPOSITORY_ERRORS },
       },
     },
     async (request) => ({
@@ -67,13 +56,13 @@ export const versionsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/compare-versions',
     {
-      config: member,
+      config: memberAccess,
       schema: {
         tags,
         summary: 'Differences between two versions',
-        security,
+        security: bearerSecurity,
         querystring: compareQuerySchema,
-        response: { 200: compareResponseSchema, ...errors },
+        response: { 200: compareResponseSchema, ...REPOSITORY_ERRORS },
       },
     },
     async (request) => {

@@ -61,8 +61,14 @@ export interface JobContext {
   /** 1 for the first attempt. */
   attempt: number;
   maxAttempts: number;
-  /** Aborted when the attempt's deadline passes; handlers pass it on to their I/O. */
+  /** Aborted when the attempt's deadline passes, or when shutdown can wait no longer; handlers pass it on to their I/O. */
   signal: AbortSignal;
+  /**
+   * Aborted as soon as the app starts shutting down: a long run stops between items, hands back
+   * what it holds (leases) and returns, so the process exits within its grace; what it left is
+   * due again for the next start.
+   */
+  stopping: AbortSignal;
 }
 
 export interface JobKindOptions {

@@ -436,7 +436,8 @@ describe('the worker', () => {
     expect(Date.now() - stopping).toBeLessThan(1000);
     expect(await findJob(main.db, id)).toMatchObject({
       status: 'pending',
-      attempts: 1,
+      // Not the job's fault: the attempt doesn't count.
+      attempts: 0,
       lease_owner: null,
       run_at: clock.now().toISOString(),
       last_error: 'interrupted: the app was shutting down',

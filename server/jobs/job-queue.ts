@@ -64,7 +64,7 @@ export interface JobQueueOptions {
   pollMs?: number;
   /** Jobs one worker runs at the same time. */
   concurrency?: number;
-  /** How long `stop` lets jobs in flight finish before aborting them (default 5 s, within a shutdown grace). */
+  /** How long `stop` lets jobs in flight end after telling them to stop, before aborting them (default 2 s: the process exits within 5 s of SIGTERM). */
   stopGraceMs?: number;
   /** Names this worker in `lease_owner`; unique per process by default. */
   owner?: string;
@@ -100,6 +100,8 @@ export class JobQueue {
   readonly #handlers = new Map<string, Registration>();
   readonly #inFlight = new Set<Promise<void>>();
   readonly #controllers = new Set<AbortController>();
+  /** Aborted when `stop` begins: every job in flight sees it as `context.stopping`. */
+  #stopping = new AbortController();
   readonly #stopGraceMs: number;
   #running = false;
   #loop: Promise<void> | undefined;
@@ -114,7 +116,7 @@ export class JobQueue {
     this.#log = options.log;
     this.#pollMs = options.pollMs ?? 1000;
     this.#concurrency = options.concurrency ?? 4;
-    this.#stopGraceMs = options.stopGraceMs ?? 5000;
+    this.#stopGraceMs = options.stopGraceMs ?? 2000;
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   }
 
@@ -159,16 +161,19 @@ export class JobQueue {
   start(): void {
     if (this.#running) return;
     this.#running = true;
+    if (this.#stopping.signal.aborted) this.#stopping = new AbortController();
     this.#loop = this.#work();
   }
 
   /**
-   * Stops claiming and lets the jobs in flight finish for up to `stopGraceMs`; those still
-   * running then are aborted and released for another worker (their lease cleared, due now).
-   * A job cut short by a crash instead keeps its lease until it expires and is taken again.
+   * Stops claiming, tells the jobs in flight to stop (their `stopping` signal: long runs stop
+   * between items) and lets them end for up to `stopGraceMs`; those still running then are
+   * aborted and released for the next worker (their lease cleared, due now, the attempt not
+   * counted). A job cut short by a crash instead keeps its lease until it expires.
    */
   async stop(): Promise<void> {
     this.#running = false;
+    this.#stopping.abort();
     this.wake();
     await this.#loop;
     const inFlight = [...this.#inFlight];
@@ -285,6 +290,7 @@ export class JobQueue {
           attempt: job.attempts,
           maxAttempts: job.max_attempts,
           signal: controller.signal,
+          stopping: this.#stopping.signal,
         }),
         ended,
       ]);
@@ -326,6 +332,7 @@ export class JobQueue {
           runAt: now.toISOString(),
           error: message,
           now: now.toISOString(),
+          refundAttempt: true,
         }),
       );
       return;

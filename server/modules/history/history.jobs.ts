@@ -24,10 +24,11 @@ export function historyJobs(deps: {
   return [
     defineJob({
       kind: backfillJob,
-      run: async () => {
+      run: async (_payload, { stopping }) => {
         const outcome = await history.backfillDue({
           owner: `${deps.owner}:history`,
           deadline: nowMs(clock) + BACKFILL_RUN_MS,
+          signal: stopping,
         });
         if (outcome.done + outcome.unavailable + outcome.failed > 0)
           log.info({ job: backfillJob.name, ...outcome }, 'star history backfill run done');

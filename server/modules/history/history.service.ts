@@ -72,10 +72,14 @@ export interface BackfillRunOptions {
   quietMs?: number;
   /** Share of the hourly quota the run may leave spent (HISTORY_QUOTA_BUDGET). */
   budget?: number;
+  /** Shutdown: the run stops before its next page; the repository keeps its place. */
+  signal?: AbortSignal;
 }
 
+type RunState = BackfillRunOptions & { quietMs: number; budget: number };
+
 /** What made a run stop before its work was done, and when to try again. */
-export type YieldReason = 'interactive' | 'jobs' | 'sync' | 'pace' | 'quota';
+export type YieldReason = 'interactive' | 'jobs' | 'sync' | 'pace' | 'quota' | 'shutdown';
 
 export interface BackfillRunOutcome {
   done: number;
@@ -218,6 +222,7 @@ export class HistoryService {
     const skip: number[] = [];
     try {
       while (nowMs(clock) < run.deadline) {
+        this.#checkStopping(run);
         await this.#checkUrgency(run.quietMs);
         const ids = await queries.dueRepositories(db, {
           now: clock.now().toISOString(),
@@ -228,6 +233,7 @@ export class HistoryService {
         if (ids.length === 0) return outcome;
         for (const id of ids) {
           if (nowMs(clock) >= run.deadline) break;
+          this.#checkStopping(run);
           skip.push(id);
           await this.#backfillOne(id, run, outcome);
         }
@@ -242,7 +248,7 @@ export class HistoryService {
     return outcome;
   }
 
-  async #backfillOne(id: number, run: Required<BackfillRunOptions>, outcome: BackfillRunOutcome) {
+  async #backfillOne(id: number, run: RunState, outcome: BackfillRunOutcome) {
     const { db, github, clock, log } = this.#deps;
     const now = clock.now();
     const leased = await queries.leaseHistory(db, id, {
@@ -272,6 +278,7 @@ export class HistoryService {
         // Never wait for the pace: a turn that isn't free now ends the run (PaceWait).
         deadline: nowMs(clock),
         beforePage: async () => {
+          this.#checkStopping(run);
           await this.#checkUrgency(run.quietMs);
           this.#checkToken(token, run.budget);
         },
@@ -325,6 +332,11 @@ export class HistoryService {
     if (error instanceof GitHubError && error.kind === 'rate_limited')
       return new Yield('quota', error.resetAt ?? this.#deps.github.quotaResetOf(token));
     return null;
+  }
+
+  /** Shutdown comes first: the run is put back for now, for the next start. */
+  #checkStopping(run: RunState): void {
+    if (run.signal?.aborted) throw new Yield('shutdown', this.#deps.clock.now());
   }
 
   /** Anything more urgent than the history: members' calls, other jobs, due syncs. */

@@ -62,15 +62,17 @@ export class NotificationDeliveryService {
    * tag, for members who may see the repository: an instant rule gets a delivery (and its job)
    * per event, a digest rule an item for its next digest. The cursor moves in the same
    * transaction as the rows it produced, compare-and-set, so with several instances each event
-   * is dispatched once. `deadline` is on the clock (milliseconds).
+   * is dispatched once. `deadline` is on the clock (milliseconds); `signal` (shutdown) stops it
+   * between batches, the cursor where the last batch left it.
    */
-  async dispatch(options: { deadline?: number } = {}): Promise<DispatchOutcome> {
+  async dispatch(options: { deadline?: number; signal?: AbortSignal } = {}): Promise<DispatchOutcome> {
     const { db, clock } = this.#deps;
     const outcome = { events: 0, deliveries: 0, digestItems: 0, recovered: await this.recoverStranded() };
     const rules = await queries.listLiveRules(db);
     const visible = new VisibilityCache(db);
     for (;;) {
       if (options.deadline !== undefined && nowMs(clock) > options.deadline) break;
+      if (options.signal?.aborted) break;
       const cursor = await queries.readCursor(db, queries.DISPATCH_CURSOR, isoNow(clock));
       const events = await queries.listEventsAfter(db, cursor, DISPATCH_BATCH);
       if (events.length === 0) break;

@@ -29,7 +29,7 @@ export function digestCadences(runAt: Date): DigestCadence[] {
 
 /** What the runs call (the delivery service), as the jobs see it. */
 export interface NotificationRuns {
-  dispatch(options: { deadline?: number }): Promise<{ events: number }>;
+  dispatch(options: { deadline?: number; signal?: AbortSignal }): Promise<{ events: number }>;
   sendDigests(cadences: DigestCadence[]): Promise<number>;
 }
 
@@ -48,8 +48,11 @@ export function notificationJobs(deps: NotificationJobDeps): JobDefinition[] {
   return [
     defineJob({
       kind: NOTIFY_DISPATCH_JOB,
-      run: async () => {
-        const outcome = await delivery.dispatch({ deadline: nowMs(clock) + DISPATCH_RUN_MS });
+      run: async (_payload, { stopping }) => {
+        const outcome = await delivery.dispatch({
+          deadline: nowMs(clock) + DISPATCH_RUN_MS,
+          signal: stopping,
+        });
         if (outcome.events > 0)
           log.info({ job: NOTIFY_DISPATCH_JOB.name, ...outcome }, 'notifications dispatched');
       },

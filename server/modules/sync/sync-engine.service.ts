@@ -46,7 +46,11 @@ export interface SyncRunOptions {
   deadline: number;
   /** Share of a token's hourly quota the run may leave spent (SYNC_QUOTA_BUDGET). */
   budget?: number;
+  /** Shutdown: no new lease after it; rows leased and not yet read are handed back, due now. */
+  signal?: AbortSignal;
 }
+
+type RunState = SyncRunOptions & { budget: number };
 
 /** Background work spends at most this share of a token's hourly quota; the rest is for members. */
 export const SYNC_QUOTA_BUDGET = 0.5;
@@ -105,7 +109,7 @@ export class SyncEngine {
     ];
     for (const lane of lanes) {
       const deferredBefore = outcome.deferred;
-      while (nowMs(this.#deps.clock) < run.deadline) {
+      while (nowMs(this.#deps.clock) < run.deadline && !run.signal?.aborted) {
         const now = this.#deps.clock.now();
         const rows = await leaseDue(this.#deps.db, {
           owner: run.owner,
@@ -134,7 +138,7 @@ export class SyncEngine {
   async #syncGraphqlBatch(
     rows: RepositoryRow[],
     token: string,
-    run: Required<SyncRunOptions>,
+    run: RunState,
     outcome: SyncRunOutcome,
   ): Promise<boolean> {
     const { github } = this.#deps;
@@ -165,14 +169,11 @@ export class SyncEngine {
   }
 
   /** Public repositories over REST without a token, with their stored ETags. */
-  async #syncRestRows(
-    rows: RepositoryRow[],
-    run: Required<SyncRunOptions>,
-    outcome: SyncRunOutcome,
-  ): Promise<boolean> {
+  async #syncRestRows(rows: RepositoryRow[], run: RunState, outcome: SyncRunOutcome): Promise<boolean> {
     const { github } = this.#deps;
     for (const [index, row] of rows.entries()) {
       const rest = rows.slice(index);
+      if (run.signal?.aborted) return this.#handBack(rest, run.owner);
       if (!github.canSpend(null, FULL_FETCH_COST, run.budget))
         return this.#defer(rest, run.owner, github.quotaResetOf(null), outcome);
       try {
@@ -189,12 +190,9 @@ export class SyncEngine {
     return true;
   }
 
-  async #syncPrivateRows(
-    rows: RepositoryRow[],
-    run: Required<SyncRunOptions>,
-    outcome: SyncRunOutcome,
-  ): Promise<boolean> {
+  async #syncPrivateRows(rows: RepositoryRow[], run: RunState, outcome: SyncRunOutcome): Promise<boolean> {
     for (const [index, row] of rows.entries()) {
+      if (run.signal?.aborted) return this.#handBack(rows.slice(index), run.owner);
       try {
         await this.#syncPrivate(row, run, outcome);
       } catch (error) {
@@ -212,7 +210,7 @@ export class SyncEngine {
    * reads it (404) or is refused (401), loses access and the next member's token is tried.
    * Gone only when every token tried answered 404; nobody able to read it is a failure.
    */
-  async #syncPrivate(row: RepositoryRow, run: Required<SyncRunOptions>, outcome: SyncRunOutcome) {
+  async #syncPrivate(row: RepositoryRow, run: RunState, outcome: SyncRunOutcome) {
     const { db, github, me } = this.#deps;
     let tried = 0;
     let missing = 0;
@@ -310,6 +308,17 @@ export class SyncEngine {
       outcome.recounts += 1;
     }
     await finishAttempt(db, row.id, { owner, result: 'ok', error: null, dueAt: writer.nextSyncAt(), at });
+  }
+
+  /** Shutdown: leased rows not read yet go back due now for the next run, here or elsewhere. */
+  async #handBack(rows: RepositoryRow[], owner: string): Promise<false> {
+    await releaseLeases(
+      this.#deps.db,
+      owner,
+      rows.map((row) => row.id),
+      this.#deps.clock.now(),
+    );
+    return false;
   }
 
   /** GitHub said "later": the rows go back due at `eta`, leases cleared, nothing failed. */

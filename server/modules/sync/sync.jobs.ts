@@ -27,8 +27,12 @@ export function syncJobs(deps: {
   return [
     defineJob({
       kind: syncDueJob,
-      run: async () => {
-        const outcome = await sync.syncDue({ owner: deps.owner, deadline: nowMs(clock) + SYNC_RUN_MS });
+      run: async (_payload, { stopping }) => {
+        const outcome = await sync.syncDue({
+          owner: deps.owner,
+          deadline: nowMs(clock) + SYNC_RUN_MS,
+          signal: stopping,
+        });
         if (outcome.synced + outcome.gone + outcome.failed + outcome.deferred > 0)
           log.info({ job: syncDueJob.name, ...outcome }, 'sync engine run done');
       },

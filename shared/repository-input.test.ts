@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeTags, parseAddLine, toFullName } from './repository-input.ts';
+import {
+  normalizeTags,
+  parseAddLine,
+  TAGS_MAX_LENGTH,
+  TAGS_TOO_LONG,
+  tagsError,
+  toFullName,
+} from './repository-input.ts';
 import { decodeRouteId, encodeRouteId } from './route-id.ts';
+import { bulkBodySchema } from './schemas/bulk.ts';
+import { batchBodySchema, metadataBodySchema } from './schemas/repositories.ts';
 
 describe('parseAddLine', () => {
   it.each([
@@ -54,6 +63,26 @@ describe('tags', () => {
   it('trims, drops empties and case-insensitive duplicates', () => {
     expect(normalizeTags(' react, UI ,, react ,React,ui, state ')).toBe('react,UI,state');
     expect(normalizeTags(undefined)).toBe('');
+  });
+
+  it('one rule, on the tags as stored, for every schema that takes tags', () => {
+    const full = 'x'.repeat(TAGS_MAX_LENGTH);
+    expect(tagsError(full)).toBeNull();
+    expect(tagsError(`${full}y`)).toBe(TAGS_TOO_LONG);
+    // Sent longer, stored within the limit (spaces and a duplicate dropped): accepted.
+    const padded = ` ${full} , ${full.toUpperCase()} `;
+    const over = `${full.slice(1)},ab`;
+    for (const [schema, body] of [
+      [metadataBodySchema, {}],
+      [batchBodySchema, { items: [{ id: 'a/b' }] }],
+      [bulkBodySchema, { items: ['a/b'], action: 'add_tags' }],
+    ] as const) {
+      expect(schema.safeParse({ ...body, tags: padded }).success).toBe(true);
+      const refused = schema.safeParse({ ...body, tags: over });
+      expect(refused.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+        ['tags', TAGS_TOO_LONG],
+      ]);
+    }
   });
 });
 

@@ -52,6 +52,20 @@ function cleanFullName(value: string): string | null {
   return `${match[1]}/${match[2]}`;
 }
 
+/** The most a repository's tags may take as stored: comma-joined, once normalised (docs/product.md#sizes-and-lengths). */
+export const TAGS_MAX_LENGTH = 2000;
+export const TAGS_TOO_LONG = 'Tags are too long';
+
+/**
+ * The one rule for a repository's tags, on what would be stored (`normalizeTags`' result): the
+ * message when it breaks it, else null. The request schemas check it on what was sent, and the
+ * server again on the result of every change (the metadata form, a bulk add, an add, a batch
+ * or import line, a queued line), so no path stores more (issue 22, item 2).
+ */
+export function tagsError(normalized: string): string | null {
+  return normalized.length > TAGS_MAX_LENGTH ? TAGS_TOO_LONG : null;
+}
+
 /** Tags as stored: trimmed, empties dropped, duplicates removed case-insensitively (first spelling wins), comma-joined. */
 export function normalizeTags(value: string | undefined | null): string {
   if (!value) return '';

@@ -3,7 +3,7 @@
  * from GitHub, delete, and export the selection. Each repository gets its own result.
  */
 import { z } from 'zod';
-import { repositoryIdParamsSchema } from './repositories.ts';
+import { repositoryIdParamsSchema, tagsSchema } from './repositories.ts';
 
 export const BULK_MAX_ITEMS = 500;
 export const BULK_ACTIONS = ['add_tags', 'remove_tags', 'sync', 'delete'] as const;
@@ -18,11 +18,7 @@ export const bulkBodySchema = z
   .object({
     items: selectionSchema,
     action: z.enum(BULK_ACTIONS, { error: `action is one of ${BULK_ACTIONS.join(', ')}` }),
-    tags: z
-      .string()
-      .max(2000, 'Tags are too long')
-      .optional()
-      .describe('comma-separated, for add_tags and remove_tags'),
+    tags: tagsSchema.optional().describe('comma-separated, for add_tags and remove_tags'),
   })
   .superRefine((body, context) => {
     const tagAction = body.action === 'add_tags' || body.action === 'remove_tags';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { COMMITS_REQUESTED } from '../constants.ts';
+import { normalizeTags, TAGS_MAX_LENGTH, TAGS_TOO_LONG, tagsError } from '../repository-input.ts';
 import { requiredString } from './auth.ts';
 import { historyStateSchema } from './history.ts';
 import { releaseTrackingSchema, VERSION_SOURCES } from './releases.ts';
@@ -124,7 +125,16 @@ export const repositoryIdParamsSchema = z.object({
     .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'Invalid repository ID.'),
 });
 
-const tagsField = z.string().max(2000, 'Tags are too long').optional().describe('comma-separated');
+/**
+ * Comma-separated tags, checked by the one tags rule on what would be stored (trimmed, without
+ * duplicates): `tagsError` in shared/repository-input.ts.
+ */
+export const tagsSchema = z
+  .string()
+  .refine((value) => tagsError(normalizeTags(value)) === null, { error: TAGS_TOO_LONG })
+  .describe(`comma-separated; at most ${TAGS_MAX_LENGTH} characters once trimmed and without duplicates`);
+
+const tagsField = tagsSchema.optional();
 
 /** One add line: a URL or an owner/name id (docs/product.md#add-repositories), plus the shared options. */
 export const addRepositoryBodySchema = z
@@ -174,7 +184,7 @@ export const importBodySchema = z.object({
 export type ImportBody = z.input<typeof importBodySchema>;
 
 export const metadataBodySchema = z.object({
-  tags: z.string().max(2000, 'Tags are too long').optional(),
+  tags: tagsField,
   notes: z.string().max(20_000, 'Notes are too long (20,000 characters at most)').optional(),
 });
 export type MetadataBody = z.input<typeof metadataBodySchema>;

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { normalizeTags } from '#shared/repository-input.ts';
+import { normalizeTags, tagsError } from '#shared/repository-input.ts';
 import type { ChangeBus } from '../../changes/catalogue-changes.ts';
 import { inTransaction, isUniqueViolation } from '../../db/database.ts';
 import type { Database, RepositoryRow } from '../../db/schema.ts';
@@ -11,7 +11,7 @@ import { fetchRepositoriesWithGraphql, GRAPHQL_BATCH_SIZE } from '../../github/g
 import type { RepositorySnapshot } from '../../github/repository-snapshot.ts';
 import { jobKind } from '../../jobs/job-definition.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
-import { type AppError, conflict, notFound } from '../../lib/app-error.ts';
+import { type AppError, badRequest, conflict, notFound } from '../../lib/app-error.ts';
 import { type Clock, isoNow } from '../../lib/clock.ts';
 import { canSee, findVisible, type Viewer } from '../../repository/access-policy.ts';
 import * as queries from '../../repository/repository.queries.ts';
@@ -98,6 +98,10 @@ export class RepositoryAdder {
     deadline?: number,
   ): Promise<RepositoryRow> {
     const { db, github } = this.#deps;
+    // The one tags rule on what would be stored, before anything is looked up (so the same for
+    // every name): a batch, import or queued line with too many tags is refused.
+    const tagsProblem = tagsError(normalizeTags(tags));
+    if (tagsProblem) throw badRequest(tagsProblem, { tags: tagsProblem });
     const existing = await queries.findRepositoryByName(db, fullName);
     if (existing && (await canSee(db, viewer, existing)))
       throw conflict(`${existing.full_name} is already in the catalogue.`);

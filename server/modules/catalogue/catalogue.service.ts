@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { normalizeTags, toFullName } from '#shared/repository-input.ts';
+import { normalizeTags, tagsError, toFullName } from '#shared/repository-input.ts';
 import {
   type AddNotification,
   BATCH_MAX_ITEMS,
@@ -306,7 +306,9 @@ export class CatalogueService {
 
   /**
    * Writes a member's change of tags or notes and publishes `repository.updated` with the row
-   * before and after, in one transaction (the metadata form and the bulk tag actions).
+   * before and after, in one transaction (the metadata form and the bulk tag actions). Tags are
+   * the normalised result of the change: refused when they break the one tags rule (a bulk add
+   * onto a repository that is nearly full), so no path stores more than the form may.
    */
   async edit(
     viewer: Viewer,
@@ -314,6 +316,8 @@ export class CatalogueService {
     fields: { tags?: string; notes?: string },
   ): Promise<RepositoryRow> {
     const { db, clock, changes } = this.#deps;
+    const tagsProblem = fields.tags === undefined ? null : tagsError(fields.tags);
+    if (tagsProblem) throw badRequest(tagsProblem, { tags: tagsProblem });
     const change = await inTransaction(db, async (trx) => {
       const before = (await queries.findRepositoryById(trx, row.id)) ?? row;
       const after = await queries.updateRepository(trx, row.id, { ...fields, updated_at: isoNow(clock) });

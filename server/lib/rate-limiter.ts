@@ -11,8 +11,13 @@ export type SharedCounterState = 'ok' | 'degraded' | 'disabled';
 
 /** A fixed-window counter store: memory for one instance, Redis to share across instances. */
 export interface CounterStore {
-  /** Counts one hit; answers the count in the current window and the milliseconds it has left. */
-  hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  /**
+   * Counts `points` hits (one unless said); answers the count in the current window and the
+   * milliseconds it has left.
+   */
+  hit(key: string, windowMs: number, points?: number): Promise<{ count: number; resetMs: number }>;
+  /** Gives `points` back to a window still running, never below zero; nothing once it has ended. */
+  refund(key: string, points: number): Promise<void>;
   readonly state: SharedCounterState;
 }
 
@@ -25,7 +30,7 @@ export class MemoryCounterStore implements CounterStore {
     this.#clock = clock;
   }
 
-  async hit(key: string, windowMs: number) {
+  async hit(key: string, windowMs: number, points = 1) {
     const now = this.#clock.now().getTime();
     if (this.#windows.size > 50_000) this.#sweep(now);
     let window = this.#windows.get(key);
@@ -33,8 +38,14 @@ export class MemoryCounterStore implements CounterStore {
       window = { count: 0, resetAt: now + windowMs };
       this.#windows.set(key, window);
     }
-    window.count += 1;
+    window.count += points;
     return { count: window.count, resetMs: window.resetAt - now };
+  }
+
+  async refund(key: string, points: number) {
+    const window = this.#windows.get(key);
+    if (!window || window.resetAt <= this.#clock.now().getTime()) return;
+    window.count = Math.max(0, window.count - points);
   }
 
   #sweep(now: number) {
@@ -42,11 +53,22 @@ export class MemoryCounterStore implements CounterStore {
   }
 }
 
-/** INCR and PEXPIRE in one script, so a window's expiry is set exactly once, atomically. */
+/**
+ * INCRBY and PEXPIRE in one script, so a window's expiry is set once, atomically: when the key
+ * has none (just created).
+ */
 const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local count = redis.call('INCRBY', KEYS[1], ARGV[2])
+if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {count, redis.call('PTTL', KEYS[1])}`;
+
+/** Points back to a running window (its expiry kept), never below zero; nothing once it ended. */
+const REFUND_SCRIPT = `
+if redis.call('PTTL', KEYS[1]) > 0 then
+  local count = redis.call('DECRBY', KEYS[1], ARGV[1])
+  if count < 0 then redis.call('INCRBY', KEYS[1], -count) end
+end
+return 0`;
 
 export class RedisCounterStore implements CounterStore {
   readonly state = 'ok';
@@ -56,12 +78,16 @@ export class RedisCounterStore implements CounterStore {
     this.#redis = redis;
   }
 
-  async hit(key: string, windowMs: number) {
-    const [count, ttl] = (await this.#redis.eval(HIT_SCRIPT, 1, `rt:limit:${key}`, windowMs)) as [
+  async hit(key: string, windowMs: number, points = 1) {
+    const [count, ttl] = (await this.#redis.eval(HIT_SCRIPT, 1, `rt:limit:${key}`, windowMs, points)) as [
       number,
       number,
     ];
     return { count, resetMs: ttl > 0 ? ttl : windowMs };
+  }
+
+  async refund(key: string, points: number) {
+    await this.#redis.eval(REFUND_SCRIPT, 1, `rt:limit:${key}`, points);
   }
 }
 
@@ -95,10 +121,20 @@ export class FallbackCounterStore implements CounterStore {
     return this.#degraded || this.#redis.status !== 'ready' ? 'degraded' : 'ok';
   }
 
-  async hit(key: string, windowMs: number) {
+  async hit(key: string, windowMs: number, points = 1) {
+    const shared = await this.#onShared((store) => store.hit(key, windowMs, points));
+    return shared ? shared.value : this.#local.hit(key, windowMs, points);
+  }
+
+  async refund(key: string, points: number) {
+    if (!(await this.#onShared((store) => store.refund(key, points)))) await this.#local.refund(key, points);
+  }
+
+  /** Runs `command` on Redis while it answers; undefined (degraded: count locally) when it can't. */
+  async #onShared<T>(command: (store: RedisCounterStore) => Promise<T>): Promise<{ value: T } | undefined> {
     if (this.state === 'ok') {
       try {
-        return await this.#shared.hit(key, windowMs);
+        return { value: await command(this.#shared) };
       } catch (error) {
         this.#degrade(error);
         // A command that timed out on a live connection: drop it and reconnect, so `ready`
@@ -108,7 +144,7 @@ export class FallbackCounterStore implements CounterStore {
     } else {
       this.#degrade(new Error(`Redis connection is ${this.#redis.status}`));
     }
-    return this.#local.hit(key, windowMs);
+    return undefined;
   }
 
   /** At shutdown: the connection ends without an outage being logged. */
@@ -132,12 +168,20 @@ export class FallbackCounterStore implements CounterStore {
 }
 
 export interface LimitRule {
-  /** Names the counter, so rules never share keys. */
+  /** Names the counter, so rules never share keys (and two routes naming one counter share it). */
   name: string;
   max: number;
   windowMs: number;
   /** The client address or the account the attempts are counted against. */
   key: (request: FastifyRequest) => string | Promise<string>;
+  /**
+   * Makes the rule a budget spent in points (repositories updated, not calls): what this request
+   * costs; 0 skips the rule. A request a budget refuses spends nothing, so what is left stays
+   * exact. Without it, every request counts one, refused ones too.
+   */
+  points?: (request: FastifyRequest) => number | Promise<number>;
+  /** The refusal's message when the default ('Too many requests. Please try again in …') says too little. */
+  refusal?: (budget: { left: number; asked: number; retryAfter: number }) => string | undefined;
 }
 
 /**
@@ -165,9 +209,12 @@ export class RateLimiter {
   hook(...rules: LimitRule[]) {
     return async (request: FastifyRequest) => {
       for (const rule of rules) {
+        const points = rule.points ? await rule.points(request) : 1;
+        if (points <= 0) continue;
+        const key = `${rule.name}:${await rule.key(request)}`;
         let result: { count: number; resetMs: number };
         try {
-          result = await this.#store.hit(`${rule.name}:${await rule.key(request)}`, rule.windowMs);
+          result = await this.#store.hit(key, rule.windowMs, points);
         } catch (error) {
           request.log.error({ err: error, rule: rule.name }, 'rate-limit store unavailable; request allowed');
           continue;
@@ -175,12 +222,34 @@ export class RateLimiter {
         if (result.count > rule.max) {
           const retryAfter = Math.max(1, Math.ceil(result.resetMs / 1000));
           request.log.warn({ rule: rule.name }, 'rate limit hit');
+          if (rule.points) await this.#refund(request, rule, key, points);
+          const left = Math.max(0, rule.max - (result.count - points));
           throw tooManyRequests(
-            `Too many requests. Please try again in ${Math.ceil(retryAfter / 60)} minutes.`,
+            rule.refusal?.({ left, asked: points, retryAfter }) ??
+              `Too many requests. Please try again in ${Math.ceil(retryAfter / 60)} minutes.`,
             retryAfter,
           );
         }
       }
     };
+  }
+
+  /**
+   * Gives a budget's points back after the request turned out not to cost them (a restore that
+   * undid a deletion: only the ones that find nothing count).
+   */
+  async giveBack(request: FastifyRequest, rule: LimitRule, points = 1): Promise<void> {
+    await this.#refund(request, rule, `${rule.name}:${await rule.key(request)}`, points);
+  }
+
+  async #refund(request: FastifyRequest, rule: LimitRule, key: string, points: number) {
+    try {
+      await this.#store.refund(key, points);
+    } catch (error) {
+      request.log.error(
+        { err: error, rule: rule.name },
+        'rate-limit store unavailable; points not given back',
+      );
+    }
   }
 }

@@ -3,7 +3,7 @@
  * from GitHub, delete, and export the selection. Each repository gets its own result.
  */
 import { z } from 'zod';
-import { repositoryIdParamsSchema, tagsSchema } from './repositories.ts';
+import { repositoryIdParamsSchema, SYNCS_PER_MEMBER, tagsSchema } from './repositories.ts';
 
 export const BULK_MAX_ITEMS = 500;
 export const BULK_ACTIONS = ['add_tags', 'remove_tags', 'sync', 'delete'] as const;
@@ -25,8 +25,21 @@ export const bulkBodySchema = z
     if (tagAction && !body.tags?.split(',').some((tag) => tag.trim() !== '')) {
       context.addIssue({ code: 'custom', message: 'Enter at least one tag', path: ['tags'] });
     }
+    // More than the whole budget of updates can never go through: invalid, not "try later".
+    if (body.action === 'sync' && distinctRepositories(body.items) > SYNCS_PER_MEMBER) {
+      context.addIssue({
+        code: 'custom',
+        message: `Update at most ${SYNCS_PER_MEMBER} repositories from GitHub at once`,
+        path: ['items'],
+      });
+    }
   });
 export type BulkBody = z.input<typeof bulkBodySchema>;
+
+/** How many repositories a selection names: the same name in any case is one. */
+export function distinctRepositories(items: readonly string[]): number {
+  return new Set(items.map((item) => item.toLowerCase())).size;
+}
 
 /** `queued`: an update the sync engine runs within GitHub's pace. */
 export const bulkResultSchema = z.object({

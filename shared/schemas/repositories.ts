@@ -157,6 +157,14 @@ export const batchItemSchema = z.union([
 
 export const BATCH_MAX_ITEMS = 1000;
 
+/**
+ * Updates from GitHub a member may ask for per window (docs/product.md#rate-limits): one at a
+ * time ("Update") and in bulk spend from this one budget, counted in repositories, so one member
+ * can't spend the shared GitHub quota.
+ */
+export const SYNCS_PER_MEMBER = 30;
+export const SYNC_LIMIT_WINDOW_MS = 15 * 60 * 1000;
+
 export const batchBodySchema = z.object({
   items: z
     .array(batchItemSchema)

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SYNCS_PER_MEMBER } from '#shared/schemas/repositories.ts';
 import { PRIVATE_REPOSITORY } from '../../../test/github-double/index.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { createReposTestApp, repoPath, syncEverythingNow } from '../../../test/helpers/repos-app.ts';
-import { SYNCS_PER_MEMBER } from '../sync/sync.routes.ts';
 
 /**
  * Who sees a private repository (docs/product.md#private-repositories): a hidden one answers an

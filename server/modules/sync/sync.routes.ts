@@ -5,14 +5,13 @@ import {
   queuedResponseSchema,
   repositoryIdParamsSchema,
   repositoryResponseSchema,
+  SYNC_LIMIT_WINDOW_MS,
+  SYNCS_PER_MEMBER,
 } from '#shared/schemas/repositories.ts';
 import { requireUser } from '../../plugins/access.ts';
 import { bearerSecurity, memberAccess, REPOSITORY_ERRORS } from '../../plugins/route-options.ts';
 
 const tags = ['repositories'];
-/** Manual updates from GitHub per member per window. */
-export const SYNCS_PER_MEMBER = 30;
-const SYNC_LIMIT_WINDOW_MS = 15 * 60 * 1000;
 
 /** A member's "Update from GitHub" and the recent commits (docs/product.md#repositories-api). */
 export const syncRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -23,12 +22,15 @@ export const syncRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: memberAccess,
       // Each update costs the shared quota two to four GitHub calls: one member can't spend
-      // it all (docs/product.md#rate-limits). Counted per member, after sign-in resolved them.
+      // it all (docs/product.md#rate-limits). Counted per member, after sign-in resolved them,
+      // in repositories: `POST /repositories/bulk { action: 'sync' }` spends from the same
+      // 'sync:member' budget (catalogue/bulk.routes.ts; issue 22, item 3).
       preHandler: app.rateLimiter.hook({
         name: 'sync:member',
         max: SYNCS_PER_MEMBER,
         windowMs: SYNC_LIMIT_WINDOW_MS,
         key: (request) => String(requireUser(request).id),
+        points: () => 1,
       }),
       schema: {
         tags,

@@ -79,6 +79,34 @@ describe('bulk actions on the selection', () => {
     expect(screen.getAllByRole('button', { name: 'Dismiss' }).length).toBeGreaterThanOrEqual(2);
   });
 
+  it('shows why a bulk update was refused: the budget of updates from GitHub is spent', async () => {
+    signIn();
+    const catalogue = catalogueDouble([
+      buildSummary({ id: 'a/one', last_commit: '2026-01-03T00:00:00Z' }),
+      buildSummary({ id: 'b/two', last_commit: '2026-01-02T00:00:00Z' }),
+    ]);
+    const message =
+      'Too many requests: you can update 1 more repository from GitHub in the next 12 minutes. Select fewer, or try again later.';
+    const { user } = renderApp({
+      route: '/home',
+      handlers: {
+        ...catalogue.handlers,
+        'POST /repositories/bulk': async () =>
+          jsonResponse(
+            { message, code: 'rate_limited', retry_after: 700 },
+            { status: 429, headers: { 'Retry-After': '700' } },
+          ),
+      },
+    });
+    await screen.findByText('Showing 2 of 2 repositories');
+    await user.click(screen.getByRole('checkbox', { name: 'Select every repository shown' }));
+    const bar = await screen.findByRole('region', { name: 'Selected repositories' });
+    await user.click(within(bar).getByRole('button', { name: 'Update from GitHub' }));
+    expect(await screen.findByText(`Failed: ${message}`)).toBeVisible();
+    // The selection stays, to pick fewer.
+    expect(within(bar).getByText('2 selected')).toBeVisible();
+  });
+
   it('keeps to one row of named icons on a phone, and its tag form still opens', async () => {
     setViewportWidth(375);
     const { user, sent } = openList();

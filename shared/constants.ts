@@ -44,6 +44,13 @@ export const RESET_LINK_HOURS = 1;
 export const REDIRECT_AFTER_SUCCESS_MS = 3_000;
 export const DEFAULT_RESET_RETRY_S = 900;
 export const VERIFICATION_TOKEN_MIN_LENGTH = 10;
+/**
+ * Forgot-password and resend-verification answer no sooner than this after they start, whether
+ * or not the address has an account (docs/security.md#b1): the work behind the answer is the
+ * same for both, and this floor hides what the job queue does right after (taking the link's
+ * mail), which only a real account causes.
+ */
+export const LINK_REQUEST_ANSWER_MS = 100;
 
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 20;

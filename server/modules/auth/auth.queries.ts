@@ -1,4 +1,5 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
+import { inTransaction } from '../../db/database.ts';
 import type {
   Database,
   EmailTokenPurpose,
@@ -148,9 +149,9 @@ export async function deleteExpiredRefreshTokens(db: Db, userId: number, now: st
 
 // ---- e-mail tokens -------------------------------------------------------------------------
 
+/** A new link voids the previous ones of the same purpose; in the caller's transaction when it passes one. */
 export async function replaceEmailToken(db: Db, token: Insertable<EmailTokensTable>): Promise<void> {
-  // A new link voids the previous ones of the same purpose.
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx
       .updateTable('email_tokens')
       .set({ used_at: token.created_at })

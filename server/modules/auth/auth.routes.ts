@@ -55,6 +55,8 @@ const perAccount = (name: string, max: number, windowMs: number): LimitRule => (
 /** Sign-up, sign-in and recovery: all public, all rate limited per client and per account. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.services.auth;
+  // A one-time link's mail is queued in the link's own transaction (see MailQueue).
+  const messages = app.services.messages;
   const limit = (...rules: LimitRule[]) => app.rateLimiter.hook(...rules);
 
   app.post(
@@ -69,7 +71,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: messageResponseSchema, ...errors },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.register(request.body)),
+    async (request, reply) => reply.code(201).send(await service.register(request.body, messages)),
   );
 
   app.post(
@@ -175,7 +177,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successResponseSchema, ...errors },
       },
     },
-    async (request) => service.resendVerification(request.body.email),
+    async (request) => service.resendVerification(request.body.email, messages),
   );
 
   app.post(
@@ -191,7 +193,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successResponseSchema, ...errors },
       },
     },
-    async (request) => service.forgotPassword(request.body.email),
+    async (request) => service.forgotPassword(request.body.email, messages),
   );
 
   app.get(

@@ -168,8 +168,86 @@ function repositoryCalls(who: Member) {
         url: `/api/compare-versions?repo_id=${encodeURIComponent(name)}&version1_id=${versionIds[0]}&version2_id=${versionIds[1]}`,
         headers,
       }),
+    'POST /repositories/{id}/restore': (name: string) => post(who, repoPath(name, '/restore'), {}),
+    'PUT /repositories/{id}/release-settings': (name: string) =>
+      put(who, repoPath(name, '/release-settings'), { include_prereleases: true, tag_pattern: 'v*' }),
+    'POST /repositories/{id}/history/backfill': (name: string) =>
+      post(who, repoPath(name, '/history/backfill'), {}),
+    'POST /repositories/bulk (add_tags)': (name: string) =>
+      post(who, '/repositories/bulk', { items: [name], action: 'add_tags', tags: 'x' }),
+    'POST /repositories/bulk (remove_tags)': (name: string) =>
+      post(who, '/repositories/bulk', { items: [name], action: 'remove_tags', tags: 'x' }),
+    'POST /repositories/bulk (sync)': (name: string) =>
+      post(who, '/repositories/bulk', { items: [name], action: 'sync' }),
+    'POST /repositories/bulk (delete)': (name: string) =>
+      post(who, '/repositories/bulk', { items: [name], action: 'delete' }),
+    'POST /repositories/export': (name: string) =>
+      inject({
+        method: 'POST',
+        url: '/repositories/export',
+        headers: { ...headers, accept: 'text/csv' },
+        payload: { items: [name] },
+      }),
+    'GET /activity?repository=': (name: string) =>
+      inject({ method: 'GET', url: `/activity?repository=${encodeURIComponent(name)}`, headers }),
+    // The catalogue's search finds names (and former names) too: the same for the filters of
+    // every catalogue read.
+    'GET /repositories/?q=': (name: string) =>
+      inject({ method: 'GET', url: `/repositories/?q=${encodeURIComponent(name)}`, headers }),
+    'GET /repositories/export?q=': (name: string) =>
+      inject({ method: 'GET', url: `/repositories/export?q=${encodeURIComponent(name)}`, headers }),
+    'GET /repositories/stats?q=': (name: string) =>
+      inject({ method: 'GET', url: `/repositories/stats?q=${encodeURIComponent(name)}`, headers }),
+    'GET /tags?q=': (name: string) =>
+      inject({ method: 'GET', url: `/tags?q=${encodeURIComponent(name)}`, headers }),
   };
 }
+
+/** `METHOD /path` of a call in the table above ('POST /repositories/bulk (sync)' → 'POST /repositories/bulk'). */
+const routeOf = (call: string) => call.split(' ').slice(0, 2).join(' ').split('?')[0];
+
+/** Body and query fields that carry a repository name, wherever a route takes them. */
+const NAME_FIELDS = new Set(['id', 'url', 'items', 'repo_id', 'repository', 'q']);
+
+describe('the oracle suite covers every route that takes a repository name', () => {
+  it('every such route of the API description is in the table', async () => {
+    const description = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json() as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            parameters?: { in: string; name: string }[];
+            requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
+          }
+        >
+      >;
+    };
+    const takingNames: string[] = [];
+    for (const [path, operations] of Object.entries(description.paths)) {
+      // Account and admin routes take no repository name (an admin sees every repository).
+      if (path.startsWith('/auth/') || path.startsWith('/docs')) continue;
+      for (const [method, operation] of Object.entries(operations)) {
+        const parameters = operation.parameters ?? [];
+        const body = Object.keys(
+          operation.requestBody?.content?.['application/json']?.schema?.properties ?? {},
+        );
+        const takesName =
+          parameters.some((parameter) =>
+            parameter.in === 'path'
+              ? path.startsWith('/repositories/')
+              : parameter.in === 'query' && NAME_FIELDS.has(parameter.name),
+          ) || body.some((field) => NAME_FIELDS.has(field));
+        if (takesName) takingNames.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    const covered = new Set(Object.keys(repositoryCalls({ headers: {} } as Member)).map(routeOf));
+    // Lists a repository name of GitHub's, not of the catalogue: the add path above is what it runs.
+    covered.add('POST /repositories/import');
+    expect(takingNames.length).toBeGreaterThan(20);
+    expect(takingNames.filter((route) => !covered.has(route))).toEqual([]);
+  });
+});
 
 describe('repository names: a private repository the caller cannot see answers as a missing one', () => {
   const callers = {
@@ -242,6 +320,39 @@ describe('repository names: a private repository the caller cannot see answers a
       });
       expect(back.statusCode).toBe(200);
       expect(back.json().repository.id).toBe(PRIVATE_REPOSITORY);
+    }
+  });
+
+  it('POST /repositories/{id}/restore: a hidden repository deleted moments ago answers as a missing name', async () => {
+    // Its owner deletes it; for the 30 s it can be undone, another member's restore of it must
+    // not tell that it existed (it answered 403 'Only the member who deleted this repository…').
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: repoPath(PRIVATE_REPOSITORY),
+      headers: owner.headers,
+    });
+    expect(deleted.statusCode).toBe(200);
+    try {
+      for (const who of [outsider, outsiderWithToken]) {
+        const restore = (name: string) => () => post(who, repoPath(name, '/restore'), {});
+        const ofHidden = await observe(
+          'Octo-Double/Private-Repository',
+          restore('Octo-Double/Private-Repository'),
+        );
+        const ofMissing = await observe(
+          'Octo-Double/Missing-Repository',
+          restore('Octo-Double/Missing-Repository'),
+        );
+        expect(ofHidden).toEqual(ofMissing);
+        expect(ofHidden.status).toBe(404);
+        expect(JSON.parse(ofHidden.body)).toMatchObject({
+          message: 'Nothing to restore: the deletion can no longer be undone.',
+        });
+      }
+    } finally {
+      // The owner's undo still works, with everything it had.
+      const back = await post(owner, repoPath(PRIVATE_REPOSITORY, '/restore'), {});
+      expect(back.statusCode, back.body).toBe(200);
     }
   });
 

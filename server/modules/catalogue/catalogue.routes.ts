@@ -15,10 +15,28 @@ import {
   repositoryIdParamsSchema,
   repositoryResponseSchema,
 } from '#shared/schemas/repositories.ts';
+import type { LimitRule } from '../../lib/rate-limiter.ts';
 import { requireUser } from '../../plugins/access.ts';
 import { bearerSecurity, memberAccess, REPOSITORY_ERRORS } from '../../plugins/route-options.ts';
 
 const tags = ['repositories'];
+
+/** Restores per member per window that undo nothing (docs/product.md#rate-limits). */
+export const RESTORE_MISSES_PER_MEMBER = 30;
+
+/**
+ * Restore is limited per member (issue 22, item 4): every call spends a point before anything
+ * is looked up, and a restore that brought a deletion back gives it back. So an Undo of a whole
+ * bulk deletion (up to 500, one call each) is never refused, while names tried in vain — hidden
+ * and missing alike, since they answer alike — stop at 30 in 15 minutes.
+ */
+const restoreLimit: LimitRule = {
+  name: 'restore:member',
+  max: RESTORE_MISSES_PER_MEMBER,
+  windowMs: 15 * 60 * 1000,
+  key: (request) => String(requireUser(request).id),
+  points: () => 1,
+};
 
 /** Adding to the catalogue and curating it (docs/product.md#repositories-api): one line, a batch, an import; delete and undo; tags and notes. */
 export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -122,17 +140,22 @@ export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
     '/repositories/:id/restore',
     {
       config: memberAccess,
+      preHandler: app.rateLimiter.hook(restoreLimit),
       schema: {
         tags,
         summary: 'Undo a deletion within 30 s (the member who deleted it, or an admin)',
         description:
-          'The repository comes back with its tags, notes, comments, versions, history and events. 404 once the deletion can no longer be undone; 409 when the name is in the catalogue again.',
+          'The repository comes back with its tags, notes, comments, versions, history and events. 404 when there is nothing the caller may undo: the deletion is past 30 s, never happened, or is another member’s; 409 when the name is in the catalogue again. 30 restores that undo nothing per member in 15 minutes, then 429.',
         security: bearerSecurity,
         params: repositoryIdParamsSchema,
         response: { 200: repositoryResponseSchema, ...REPOSITORY_ERRORS },
       },
     },
-    async (request) => ({ repository: await catalogue.restore(requireUser(request), request.params.id) }),
+    async (request) => {
+      const repository = await catalogue.restore(requireUser(request), request.params.id);
+      await app.rateLimiter.giveBack(request, restoreLimit);
+      return { repository };
+    },
   );
 
   app.put(

@@ -36,6 +36,8 @@ import type { RepositoryAdder } from './add-repository.service.ts';
 import { QueuePlan } from './queue-plan.ts';
 import { deleteToTrash, findUndoable, purgeExpiredTrash, restoreDeleted } from './repository-trash.ts';
 
+const NOTHING_TO_RESTORE = 'Nothing to restore: the deletion can no longer be undone.';
+
 export interface CatalogueDeps {
   db: Kysely<Database>;
   github: GitHubClient;
@@ -259,17 +261,16 @@ export class CatalogueService {
   /**
    * Undoes a deletion within UNDO_DELETE_MS (docs/product.md#undo-delete): the member who deleted
    * it, or an admin. The repository comes back with its tags, notes, comments, versions, history
-   * and events, under its old id.
+   * and events, under its old id. A deletion the caller can't undo (another member's, of a
+   * private repository they never saw or a public one alike) answers as a name never deleted:
+   * the same status, text and query (issue 22, item 4).
    */
   async restore(viewer: Viewer, fullName: string): Promise<Repository> {
     const { db, clock, changes } = this.#deps;
     const now = clock.now();
     await purgeExpiredTrash(db, now);
-    const trash = await findUndoable(db, fullName, now);
-    if (!trash) throw notFound('Nothing to restore: the deletion can no longer be undone.');
-    if (!viewer.is_admin && trash.deleted_by !== viewer.id) {
-      throw forbidden('Only the member who deleted this repository, or an administrator, can restore it.');
-    }
+    const trash = await findUndoable(db, fullName, now, viewer.is_admin ? null : viewer.id);
+    if (!trash) throw notFound(NOTHING_TO_RESTORE);
     if (await queries.findRepositoryByName(db, fullName)) {
       throw conflict(`${fullName} is in the catalogue again, so the deleted copy can't come back.`);
     }
@@ -286,7 +287,7 @@ export class CatalogueService {
         throw conflict(`${fullName} is in the catalogue again, so the deleted copy can't come back.`);
       throw error;
     }
-    if (id === null) throw notFound('Nothing to restore: the deletion can no longer be undone.');
+    if (id === null) throw notFound(NOTHING_TO_RESTORE);
     if (restored) await changes.committed('repository.restored', restored);
     return this.#deps.catalogueQuery.present(id);
   }

@@ -75,15 +75,20 @@ export async function deleteToTrash(
   });
 }
 
-/** The newest deletion of `fullName` that can still be undone, or undefined. */
-export function findUndoable(db: Db, fullName: string, now: Date) {
-  return db
+/**
+ * The newest deletion of `fullName` that can still be undone by `deletedBy` (any member's for
+ * an admin: null), or undefined. Another member's deletion is never read, not even its kept
+ * rows: the same one query, with nothing found, as for a name that was never deleted (issue 22,
+ * item 4).
+ */
+export function findUndoable(db: Db, fullName: string, now: Date, deletedBy: number | null) {
+  let query = db
     .selectFrom('repository_trash')
-    .selectAll()
+    .select(['id', 'repository_id', 'deleted_by'])
     .where('full_name_lower', '=', fullName.toLowerCase())
-    .where('expires_at', '>', now.toISOString())
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
+    .where('expires_at', '>', now.toISOString());
+  if (deletedBy !== null) query = query.where('deleted_by', '=', deletedBy);
+  return query.orderBy('id', 'desc').executeTakeFirst();
 }
 
 /** Puts a deleted repository back with every row it had; false when its id was taken meanwhile. */

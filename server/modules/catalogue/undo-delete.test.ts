@@ -63,8 +63,10 @@ describe('undo a deletion', () => {
   it('is for the member who deleted it or an admin, and only for 30 s', async () => {
     await addWithHistory('vuejs/core');
     expect((await call(ada, 'DELETE', repoPath('vuejs/core'))).statusCode).toBe(200);
+    // Another member's deletion answers as a name never deleted (issue 22, item 4).
     const asBob = await call(bob, 'POST', repoPath('vuejs/core', '/restore'));
-    expect(asBob.statusCode).toBe(403);
+    expect(asBob.statusCode).toBe(404);
+    expect(asBob.json().message).toBe('Nothing to restore: the deletion can no longer be undone.');
     expect((await call(admin, 'POST', repoPath('vuejs/core', '/restore'))).statusCode).toBe(200);
 
     expect((await call(ada, 'DELETE', repoPath('vuejs/core'))).statusCode).toBe(200);

@@ -88,6 +88,24 @@ describe('tags are at most 2,000 characters, whichever path changes them', () =>
     expect(answer.json().results[0]).toEqual({ id: FULL, ok: true, status: 'done' });
   });
 
+  it('tags stored over the limit before the rule can still be shortened in bulk, not grown', async () => {
+    const legacy = `${longTag('old-a', 1500)},${longTag('old-b', 1500)}`;
+    await t.app.db.updateTable('repositories').set({ tags: legacy }).where('full_name', '=', FULL).execute();
+    const grown = await call('POST', '/repositories/bulk', {
+      items: [FULL],
+      action: 'add_tags',
+      tags: 'more',
+    });
+    expect(grown.json().results[0]).toEqual({ id: FULL, ok: false, status: 'failed', error: TOO_LONG });
+    const shortened = await call('POST', '/repositories/bulk', {
+      items: [FULL],
+      action: 'remove_tags',
+      tags: longTag('old-a', 1500),
+    });
+    expect(shortened.json().results[0]).toEqual({ id: FULL, ok: true, status: 'done' });
+    expect(await tagsOf(FULL)).toBe(longTag('old-b', 1500));
+  });
+
   it('the rule is on what would be stored: trimmed, without duplicates', async () => {
     // 2,400 characters sent, 1,199 once trimmed and without duplicates: within the limit.
     const repeated = Array.from({ length: 2 }, () => ` ${longTag('dup', 1199)} `).join(',');

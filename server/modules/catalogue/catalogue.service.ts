@@ -317,7 +317,10 @@ export class CatalogueService {
     fields: { tags?: string; notes?: string },
   ): Promise<RepositoryRow> {
     const { db, clock, changes } = this.#deps;
-    const tagsProblem = fields.tags === undefined ? null : tagsError(fields.tags);
+    // Only a change that grows them: tags stored over the limit before the rule existed can
+    // still be shortened (removed in bulk) on the way back under it.
+    const tagsProblem =
+      fields.tags === undefined || fields.tags.length <= row.tags.length ? null : tagsError(fields.tags);
     if (tagsProblem) throw badRequest(tagsProblem, { tags: tagsProblem });
     const change = await inTransaction(db, async (trx) => {
       const before = (await queries.findRepositoryById(trx, row.id)) ?? row;

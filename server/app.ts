@@ -9,6 +9,7 @@ import { type DatabaseHandle, openDatabase } from './db/database.ts';
 import { createGitHubClient, type PaceSettings } from './github/github-client.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { resolveGitCommit } from './lib/git-commit.ts';
+import { logDestination } from './lib/log-format.ts';
 import type { Resolver } from './lib/outbound-guard.ts';
 import { openRedis } from './lib/redis-connection.ts';
 import { responseSerializerCompiler } from './lib/response-serializer.ts';
@@ -119,12 +120,14 @@ export function serializeRequest(request: FastifyRequest) {
  */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const secretKey = resolveSecretKey(config);
+  // Text on a terminal, JSON lines otherwise, or as LOG_FORMAT says; redaction happens before either.
+  const logStream = logDestination(config.logFormat, options.logStream);
   const app = Fastify({
     logger: {
       level: config.logLevel,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       serializers: { req: serializeRequest },
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      ...(logStream ? { stream: logStream } : {}),
     },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: parseTrustProxy(config.trustProxy),

@@ -102,6 +102,9 @@ export const configSchema = z
     // The hour (server local time) daily digests go out, and weekly ones on Mondays.
     DIGEST_HOUR: z.coerce.number().int().min(0).max(23).default(8),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // `pretty` (coloured text lines) or `json` (one object a line); unset: pretty when standard
+    // output is a terminal, JSON otherwise (server/lib/log-format.ts).
+    LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
     GIT_COMMIT: z.string().min(1).optional(),
   })
   .transform((env) => {
@@ -149,6 +152,7 @@ export const configSchema = z
       notificationSchedule: env.NOTIFICATION_SCHEDULE,
       digestHour: env.DIGEST_HOUR,
       logLevel: env.LOG_LEVEL,
+      logFormat: env.LOG_FORMAT,
       gitCommit: env.GIT_COMMIT,
     };
   });

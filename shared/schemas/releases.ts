@@ -19,7 +19,8 @@ export const TAG_PATTERN_MAX_ENTRIES = 20;
 
 /**
  * Characters a glob may use: what tags are made of, plus `*`, `?`, `[…]` classes and a leading
- * `!`. No braces or parentheses (extended globs), so a comma always separates two globs.
+ * `!`. No braces or parentheses (extended globs), so a comma always separates two globs. The
+ * server matches them without backtracking (server/modules/releases/tag-glob.ts).
  */
 const GLOB_CHARACTERS = /^[A-Za-z0-9._\-/+@*?[\]!^#=~]+$/;
 
@@ -49,11 +50,22 @@ export function tagPatternProblem(pattern: string): string | null {
       return `"${entry}" has a character a tag glob can't use: use letters, digits, . _ - / + @, * and ? and [abc] classes.`;
     if (glob.startsWith('!')) return `"${entry}": one "!" is enough to leave tags out.`;
     if (!bracketsBalanced(glob)) return `"${entry}" opens a [class] it doesn't close.`;
+    const parts = partsOf(glob);
+    if (parts.some((part) => part === '' || part === '.' || part === '..'))
+      return `"${entry}": a tag has no empty, "." or ".." part between slashes.`;
+    // `**` (any number of parts) only as a whole part: `**`, `**/v*`, `release/**`; elsewhere
+    // (`v**`, `***`) picomatch read it sometimes as `*`, sometimes as `**`.
+    if (parts.some((part) => part !== '**' && part.includes('**')))
+      return `"${entry}": ** stands alone between slashes (release/**); elsewhere one * is enough.`;
+    if (glob.includes('++')) return `"${entry}": write one + at a time (a tag glob reads ++ ambiguously).`;
   }
   return null;
 }
 
-/** `[` and `]` pair up without nesting, and a class holds at least one character. */
+/**
+ * `[` and `]` pair up without nesting, and a class holds at least one character (`[]` and
+ * `[^]` hold none: picomatch would read their `]` as a character and the class on).
+ */
 function bracketsBalanced(glob: string): boolean {
   let open = -1;
   for (let index = 0; index < glob.length; index++) {
@@ -62,11 +74,24 @@ function bracketsBalanced(glob: string): boolean {
       if (open !== -1) return false;
       open = index;
     } else if (character === ']') {
-      if (open === -1 || index === open + 1) return false;
+      if (open === -1 || index === open + 1 || (index === open + 2 && glob[open + 1] === '^')) return false;
       open = -1;
     }
   }
   return open === -1;
+}
+
+/** A glob's parts between slashes (a `/` inside a class is a character of the class). */
+function partsOf(glob: string): string[] {
+  const parts = [''];
+  let inClass = false;
+  for (const character of glob) {
+    if (character === '[') inClass = true;
+    else if (character === ']') inClass = false;
+    if (character === '/' && !inClass) parts.push('');
+    else parts[parts.length - 1] += character;
+  }
+  return parts;
 }
 
 export const tagPatternSchema = z

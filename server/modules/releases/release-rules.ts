@@ -1,7 +1,7 @@
-import picomatch from 'picomatch';
 import { parseTagPattern } from '#shared/schemas/releases.ts';
 import type { ReleaseInfo } from '../../github/repository-snapshot.ts';
 import { parseTime } from '../../lib/clock.ts';
+import { MATCH_STEPS, type StepMeter, TagGlob } from './tag-glob.ts';
 
 /** Lines of release notes a version's description keeps, and its length at most. */
 export const NOTE_LINES = 5;
@@ -11,16 +11,18 @@ export const VERSION_NUMBER_MAX = 100;
 
 /**
  * Whether a tag passes a pattern (docs/product.md#releases): it matches one of the includes
- * (every tag when there are none) and none of the excludes. Globs through picomatch, case
- * aside; the pattern is checked by the shared schema before it is stored, and no user text is
- * ever run as a regular expression of its own.
+ * (every tag when there are none) and none of the excludes, case aside. The pattern is checked
+ * by the shared schema before it is stored; its globs are compiled by tag-glob.ts, which reads
+ * a tag in O(|pattern| · |tag|) steps (added to `meter`) and never builds a regular expression
+ * from user text (docs/security.md#user-patterns).
  */
-export function tagMatcher(pattern: string): (tag: string) => boolean {
+export function tagMatcher(pattern: string, meter: StepMeter = MATCH_STEPS): (tag: string) => boolean {
   const { includes, excludes } = parseTagPattern(pattern);
-  const options = { nocase: true, dot: true };
-  const included = includes.length > 0 ? picomatch(includes, options) : () => true;
-  const excluded = excludes.length > 0 ? picomatch(excludes, options) : () => false;
-  return (tag) => included(tag) && !excluded(tag);
+  const included = includes.map((glob) => new TagGlob(glob));
+  const excluded = excludes.map((glob) => new TagGlob(glob));
+  return (tag) =>
+    (included.length === 0 || included.some((glob) => glob.matches(tag, meter))) &&
+    !excluded.some((glob) => glob.matches(tag, meter));
 }
 
 /** The release's title, then the first lines of its notes (headings unmarked), bounded. */

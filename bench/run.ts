@@ -6,11 +6,13 @@
  */
 import { runCatalogueBench } from './catalogue.bench.ts';
 import { machine, writeSection } from './lib/results.ts';
+import { runMatcherBench } from './matcher.bench.ts';
 import { runSyncBench } from './sync.bench.ts';
 
 const PARTS: Record<string, () => Promise<object>> = {
   catalogue: runCatalogueBench,
   sync: runSyncBench,
+  matcher: runMatcherBench,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => arg !== '--');

@@ -96,8 +96,28 @@ describe('sidebar', () => {
       handlers: { 'GET /repositories/counts': () => jsonResponse({ total: 275, mine: 0, tags: 4 }) },
     });
     const nav = await findSidebar();
-    expect(await within(nav).findByText('0 mine')).toBeVisible();
+    expect(await within(nav).findByText('0 added by you')).toBeVisible();
     expect(within(nav).getByLabelText('0 repositories added by you')).toBeVisible();
+  });
+
+  it('keeps the whole Repositories label: its count goes on a line under it, not beside it', async () => {
+    signIn();
+    renderApp({
+      route: '/home',
+      handlers: { 'GET /repositories/counts': () => jsonResponse({ total: 99_999, mine: 12_345, tags: 4 }) },
+    });
+    const nav = await findSidebar();
+    const link = within(nav).getByRole('link', { name: /^Repositories/ });
+    await within(link).findByText(/12,345/);
+    // The 240 px sidebar leaves the label about 150 px beside its icon; a '1,234 mine' badge beside
+    // it took half of that, and the label read 'Repositor…' at 1280 px (issue 23).
+    expect(link.querySelector('[data-position="right"]')).toBeNull();
+    expect(within(link).getByText('Repositories')).toBeVisible();
+    expect(within(link).getByText('12,345 added by you')).toBeVisible();
+    expect(link).toHaveAccessibleName('Repositories 12345 repositories added by you');
+    // Tags' short number still fits beside its label.
+    const tags = within(nav).getByRole('link', { name: /^Tags/ });
+    expect(tags.querySelector('[data-position="right"]')).toHaveTextContent('4');
   });
 
   it('collapses to icons, stores the state, and starts collapsed next time', async () => {

@@ -22,8 +22,11 @@ interface NavItem {
   /** Repositories is active on / and /home, and on unknown paths, which show the list. */
   activeOn: string[];
   count: number | null;
-  /** What the count counts, after the number ('mine': the member's own, not the whole list). */
-  countLabel?: { text: string; spoken: string };
+  /**
+   * A count that needs words (the member's own, not the whole list) goes on a line of its own
+   * under the label: a badge that long beside the label left 'Repositor…' in a 240 px sidebar.
+   */
+  countBelow?: string;
 }
 
 /** The route table marks the catch-all route's match (`handle.fallback`): an unknown path. */
@@ -49,7 +52,7 @@ export function SidebarNav({ collapsed }: { collapsed: boolean }) {
       activeOn: ['/', '/home'],
       count: counts.repositories,
       // Beside a list of every member's repositories, a bare '0' read as a bug.
-      countLabel: { text: 'mine', spoken: 'added by you' },
+      countBelow: 'added by you',
     },
     { label: 'Tags', to: '/tags', icon: IconTags, activeOn: ['/tags'], count: counts.tags },
     { label: 'Statistics', to: '/stats', icon: IconChartBar, activeOn: ['/stats'], count: null },
@@ -58,9 +61,10 @@ export function SidebarNav({ collapsed }: { collapsed: boolean }) {
 
   return (
     <Stack gap={4} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-      {items.map(({ label, to, icon: Icon, activeOn, count, countLabel }) => {
+      {items.map(({ label, to, icon: Icon, activeOn, count, countBelow }) => {
         const active =
           (activeOn.includes(pathname) && !(to === '/home' && activeView)) || (onFallback && to === '/home');
+        const shown = collapsed ? null : count;
         const link = (
           <NavLink
             component={Link}
@@ -70,23 +74,26 @@ export function SidebarNav({ collapsed }: { collapsed: boolean }) {
             // Collapsed, the label is hidden, so it moves into the accessible name.
             aria-label={collapsed ? label : undefined}
             label={collapsed ? undefined : label}
+            description={
+              shown !== null && countBelow ? (
+                <span aria-label={`${shown} ${label.toLowerCase()} ${countBelow}`}>
+                  {formatCount(shown)} {countBelow}
+                </span>
+              ) : undefined
+            }
             leftSection={<Icon size={20} stroke={1.75} aria-hidden />}
             rightSection={
-              !collapsed && count !== null ? (
-                <Badge
-                  // Small enough that 'Repositories' keeps its whole label beside '1,234 mine'.
-                  size={countLabel ? 'xs' : 'sm'}
-                  px={countLabel ? 6 : undefined}
-                  variant="light"
-                  tt="none"
-                  aria-label={`${count} ${label.toLowerCase()}${countLabel ? ` ${countLabel.spoken}` : ''}`}
-                >
-                  {countLabel ? `${formatCount(count)} ${countLabel.text}` : formatCount(count)}
+              shown !== null && !countBelow ? (
+                <Badge size="sm" variant="light" tt="none" aria-label={`${shown} ${label.toLowerCase()}`}>
+                  {formatCount(shown)}
                 </Badge>
               ) : undefined
             }
             styles={
-              collapsed ? { section: { marginInlineEnd: 0 }, root: { justifyContent: 'center' } } : undefined
+              collapsed
+                ? { section: { marginInlineEnd: 0 }, root: { justifyContent: 'center' } }
+                : // Mantine fades an active link's description to 0.9, below AA on the light scheme.
+                  { description: { opacity: 1 } }
             }
           />
         );

@@ -102,7 +102,10 @@ export const backupRowLineSchema = z.object({
   row: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
 });
 
-/** `backup-manual-2026-11-22T09-30-00Z.jsonl.gz`; `seq` > 0 adds `-<seq>` for same-second names. */
+/**
+ * `backup-manual-2026-11-22T09-30-00Z.jsonl.gz`; `seq` > 0 adds `-<seq>` for same-second names.
+ * The counter is one per second across both kinds (`nextSeq`), so it orders a second's backups.
+ */
 export function backupFileName(kind: BackupKind, at: Date, seq = 0): string {
   const stamp = at.toISOString().slice(0, 19).replaceAll(':', '-');
   return `backup-${kind}-${stamp}Z${seq > 0 ? `-${seq}` : ''}.jsonl.gz`;
@@ -125,8 +128,25 @@ export function parseBackupName(name: string): ParsedBackupName | null {
   return { kind: kind as BackupKind, created: created.toISOString(), seq: seq ? Number(seq) : 0 };
 }
 
-/** Newest first: by time, then by the same-second counter. */
+/**
+ * The counter for a new backup taken in the second of `created`: one past the highest any backup
+ * of either kind took in that second, so a manual backup after two automatic ones is `-2`, and
+ * lists before them.
+ */
+export function nextSeq(existing: Iterable<ParsedBackupName>, created: string): number {
+  let next = 0;
+  for (const parsed of existing) if (parsed.created === created) next = Math.max(next, parsed.seq + 1);
+  return next;
+}
+
+/**
+ * Newest first: by the second, then by the second's counter, which is shared by both kinds. Two
+ * names alike in both (only names from before the counter was shared, or two backups taken at
+ * the same instant) list manual before automatic, so the order never depends on the folder's.
+ */
 export function compareNewestFirst(a: ParsedBackupName, b: ParsedBackupName): number {
   if (a.created !== b.created) return a.created < b.created ? 1 : -1;
-  return b.seq - a.seq;
+  if (a.seq !== b.seq) return b.seq - a.seq;
+  if (a.kind === b.kind) return 0;
+  return a.kind === 'manual' ? -1 : 1;
 }

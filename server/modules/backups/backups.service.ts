@@ -14,6 +14,7 @@ import { type Clock, isoNow } from '../../lib/clock.ts';
 import {
   backupFileName,
   compareNewestFirst,
+  nextSeq,
   type ParsedBackupName,
   parseBackupName,
 } from './backup-format.ts';
@@ -179,9 +180,18 @@ export class BackupService {
     if ((info.mode & 0o077) !== 0 && info.uid === process.getuid?.()) await chmod(this.dir, 0o700);
   }
 
-  /** Links the finished file to its final name; never replaces an existing backup. */
+  /**
+   * Links the finished file to its final name; never replaces an existing backup. The same-second
+   * counter continues after every backup of that second, of either kind, so the name alone says
+   * which came later.
+   */
   async #publish(temporary: string, kind: BackupKind, at: Date): Promise<string> {
-    for (let seq = 0; seq <= MAX_SAME_SECOND; seq += 1) {
+    const second = parseBackupName(backupFileName(kind, at))?.created ?? '';
+    const first = nextSeq(
+      (await this.#entries()).map((entry) => entry.parsed),
+      second,
+    );
+    for (let seq = first; seq <= MAX_SAME_SECOND; seq += 1) {
       const name = backupFileName(kind, at, seq);
       try {
         await link(temporary, join(this.dir, name));

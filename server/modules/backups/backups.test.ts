@@ -11,7 +11,13 @@ import { createFakeClock } from '../../../test/helpers/fake-clock.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { loadConfig } from '../../config.ts';
 import { claimScheduledRun, scheduledTimeOf } from '../../jobs/job-registry.ts';
-import { BACKUP_FORMAT, BACKUP_TABLES, backupFileName, parseBackupName } from './backup-format.ts';
+import {
+  BACKUP_FORMAT,
+  BACKUP_TABLES,
+  backupFileName,
+  compareNewestFirst,
+  parseBackupName,
+} from './backup-format.ts';
 import { autoBackupJob } from './backups.jobs.ts';
 import { listTables } from './backups.queries.ts';
 
@@ -251,6 +257,38 @@ describe('automatic backups', () => {
     expect(manualAfter).toEqual(manualBefore);
     // The files themselves are gone, not just unlisted.
     for (const name of autos.slice(0, 3)) expect(readdirSync(t.config.backupDir)).not.toContain(name);
+  });
+});
+
+describe('order', () => {
+  it('newest first across kinds: a manual backup taken after automatic ones in the same second lists first', async () => {
+    clock.advance(1);
+    const taken: string[] = [];
+    for (const url of [
+      '/health/backup/auto',
+      '/health/backup/auto',
+      '/health/backup',
+      '/health/backup/auto',
+    ]) {
+      const response = await call('POST', url, admin.headers);
+      expect(response.statusCode, response.body).toBe(200);
+      taken.push(response.json().name);
+    }
+    // One second, four names: the counter after the time says which came later, whatever the kind.
+    expect(taken.map((name) => parseBackupName(name)?.created)).toEqual(
+      Array(4).fill(clock.now().toISOString()),
+    );
+    const { backups } = (await call('GET', '/health/backups', admin.headers)).json();
+    expect(backups.slice(0, 4).map((backup: { name: string }) => backup.name)).toEqual(taken.reverse());
+  });
+
+  it('names from before one counter per second (same time and counter, two kinds) keep a fixed order', () => {
+    const auto = parseBackupName('backup-auto-2026-11-22T03-00-00Z-1.jsonl.gz');
+    const manual = parseBackupName('backup-manual-2026-11-22T03-00-00Z-1.jsonl.gz');
+    const older = parseBackupName('backup-auto-2026-11-22T02-59-59Z-7.jsonl.gz');
+    if (!auto || !manual || !older) throw new Error('unparsed');
+    expect([auto, older, manual].sort(compareNewestFirst)).toEqual([manual, auto, older]);
+    expect([manual, auto, older].sort(compareNewestFirst)).toEqual([manual, auto, older]);
   });
 });
 

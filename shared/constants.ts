@@ -61,6 +61,16 @@ export const TAG_COLOR_PAIRS = 12;
 
 export const AUTO_BACKUPS_KEPT = 10;
 
+/**
+ * "Send test" on notification channels, per member whichever channel (docs/product.md#rate-limits):
+ * each test mails or posts at once, from the server's address.
+ */
+export const CHANNEL_TESTS_PER_MEMBER = 10;
+export const CHANNEL_TEST_WINDOW_MS = 15 * 60 * 1000;
+
+/** Saved views one member may keep, private and shared together (docs/product.md#saved-views). */
+export const SAVED_VIEWS_PER_MEMBER_MAX = 30;
+
 export const CONTRIBUTORS_CAP = 1000;
 export const RECENTLY_UPDATED_DAYS = 30;
 

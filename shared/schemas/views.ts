@@ -3,11 +3,13 @@
  * query (search, filters, sort, layout), private to a member or shared with the team.
  */
 import { z } from 'zod';
-import { CARD_DENSITIES } from '../constants.ts';
+import { CARD_DENSITIES, SAVED_VIEWS_PER_MEMBER_MAX } from '../constants.ts';
 import { catalogueExportQuerySchema } from './catalogue.ts';
 
 export const SAVED_VIEW_NAME_MAX = 60;
 export const SAVED_VIEW_QUERY_MAX = 2_000;
+/** A member at SAVED_VIEWS_PER_MEMBER_MAX saving another (400 `bad_request`). */
+export const SAVED_VIEWS_FULL_MESSAGE = `You have ${SAVED_VIEWS_PER_MEMBER_MAX} saved views, the most one member can keep. Delete one to save another.`;
 
 /** What a saved view may hold besides the export's filters and sort: the search and the layout. */
 const listAddressSchema = z

@@ -151,7 +151,8 @@ export class NotificationSettingsService {
   /**
    * "Send test": one message now, answered within WEBHOOK_TIMEOUT_MS with the outcome and
    * recorded as a delivery. It leaves the failure count alone: a test is the member checking,
-   * not the channel failing their rules (an e-mail is handed to the mail queue).
+   * not the channel failing their rules (an e-mail is handed to the mail queue). The route
+   * allows CHANNEL_TESTS_PER_MEMBER in CHANNEL_TEST_WINDOW_MS per member.
    */
   async testChannel(userId: number, channelId: number): Promise<TestChannelResponse> {
     const { db, clock } = this.#deps;

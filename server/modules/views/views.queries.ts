@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
+import { isPostgres } from '../../db/migration-helpers.ts';
 import type { Database, SavedViewsTable } from '../../db/schema.ts';
 
 type Db = Kysely<Database>;
@@ -29,6 +30,25 @@ export function listVisibleViews(db: Db, userId: number) {
 
 export function findView(db: Db, id: number) {
   return selectViews(db).where('saved_views.id', '=', id).executeTakeFirst();
+}
+
+/** The member's own views, private and shared. */
+export async function countOwnViews(db: Db, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('saved_views')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/**
+ * Holds the member's row until the transaction ends, so their parallel saves count one after
+ * another on PostgreSQL (SQLite serialises writers by itself).
+ */
+export async function lockMember(trx: Db, userId: number): Promise<void> {
+  if (!isPostgres(trx)) return;
+  await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
 }
 
 export async function insertView(db: Db, row: Insertable<SavedViewsTable>): Promise<number> {

@@ -121,8 +121,12 @@ export class ActivityService {
     };
   }
 
-  async revokeFeedToken(userId: number): Promise<FeedTokenStatus> {
-    await queries.deleteFeedToken(this.#deps.db, userId);
+  /**
+   * The feed address stops working at once. `db` is the caller's transaction when the revocation
+   * belongs to a larger change ("sign out everywhere", docs/security.md#c7).
+   */
+  async revokeFeedToken(userId: number, db: Kysely<Database> = this.#deps.db): Promise<FeedTokenStatus> {
+    await queries.deleteFeedToken(db, userId);
     return { exists: false, created_at: null, last_used_at: null };
   }
 }

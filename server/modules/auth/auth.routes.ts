@@ -55,8 +55,8 @@ const perAccount = (name: string, max: number, windowMs: number): LimitRule => (
 /** Sign-up, sign-in and recovery: all public, all rate limited per client and per account. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.services.auth;
-  // A one-time link's mail is queued in the link's own transaction (see MailQueue).
-  const messages = app.services.messages;
+  // A one-time link's mail is queued in the link's own transaction (see LinkOutbox).
+  const outbox = app.services;
   const limit = (...rules: LimitRule[]) => app.rateLimiter.hook(...rules);
 
   app.post(
@@ -71,7 +71,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: messageResponseSchema, ...errors },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.register(request.body, messages)),
+    async (request, reply) => reply.code(201).send(await service.register(request.body, outbox)),
   );
 
   app.post(
@@ -141,12 +141,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'user' },
       schema: {
         tags: ['auth'],
-        summary: 'Revoke every session of the caller',
+        summary: 'Revoke every session of the caller, and the Atom feed token',
         security: [{ bearerAuth: [] }],
         response: { 200: messageResponseSchema, ...errors },
       },
     },
-    async (request) => service.logoutEverywhere(requireUser(request).id),
+    async (request) => service.logoutEverywhere(requireUser(request).id, app.services.activity),
   );
 
   app.post(
@@ -177,7 +177,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successResponseSchema, ...errors },
       },
     },
-    async (request) => service.resendVerification(request.body.email, messages),
+    async (request) => service.resendVerification(request.body.email, outbox),
   );
 
   app.post(
@@ -193,7 +193,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successResponseSchema, ...errors },
       },
     },
-    async (request) => service.forgotPassword(request.body.email, messages),
+    async (request) => service.forgotPassword(request.body.email, outbox),
   );
 
   app.get(

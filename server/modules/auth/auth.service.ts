@@ -11,11 +11,13 @@ import type {
 } from '#shared/schemas/auth.ts';
 import type { AppConfig } from '../../config.ts';
 import type { Database, EmailTokenPurpose, UserRow } from '../../db/schema.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
 import { AppError, badRequest, notFound } from '../../lib/app-error.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { addSeconds, type Clock, isoNow, nowMs } from '../../lib/clock.ts';
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 import { hashToken, randomToken } from '../../lib/secret-box.ts';
+import type { ActivityService } from '../activity/activity.service.ts';
 import {
   type Mailer,
   type MessagesService,
@@ -68,11 +70,18 @@ export const MESSAGES = {
 } as const;
 
 /**
- * Queues a mail in the caller's transaction (`MessagesService.queue`), so a one-time link and
- * its mail are one commit. The routes hand it over (`app.services.messages`); it belongs in
- * `AuthDeps` once services.ts passes it there.
+ * Where a one-time link's mail goes: queued in the link's own transaction, so the link and its
+ * mail are one commit, and the queue's worker woken once it is committed (a wake inside the
+ * transaction finds nothing yet on PostgreSQL, and the mail would wait for the next poll). The
+ * routes hand over `app.services`; both belong in `AuthDeps` once services.ts passes them.
  */
-export type MailQueue = Pick<MessagesService, 'queue'>;
+export interface LinkOutbox {
+  messages: Pick<MessagesService, 'queue'>;
+  jobs: Pick<JobQueue, 'wake'>;
+}
+
+/** The Atom feed's token (activity), revoked with the sessions by "sign out everywhere". */
+export type FeedTokens = Pick<ActivityService, 'revokeFeedToken'>;
 
 /** The audit actions of the two public link requests: one row for every request, account or not. */
 export const LINK_REQUEST_ACTIONS = {
@@ -104,7 +113,7 @@ export class AuthService {
     return this.#deps.accounts.present(row);
   }
 
-  async register(body: RegisterBody, mail: MailQueue): Promise<{ message: string }> {
+  async register(body: RegisterBody, outbox: LinkOutbox): Promise<{ message: string }> {
     const { config } = this.#deps;
     if (config.registration === 'closed') throw new AppError(403, 'forbidden', MESSAGES.registrationClosed);
     // The account and the first-admin claim are one change: of simultaneous registrations on
@@ -121,7 +130,8 @@ export class AuthService {
     );
     if (first) return { message: MESSAGES.registeredFirstAdmin };
     try {
-      await this.#deps.db.transaction().execute((trx) => this.#storeEmailLink(trx, user, 'verify', mail));
+      await this.#deps.db.transaction().execute((trx) => this.#storeEmailLink(trx, user, 'verify', outbox));
+      outbox.jobs.wake();
       return { message: MESSAGES.registered };
     } catch (error) {
       this.#deps.log.error({ err: error }, 'the verification mail could not be queued');
@@ -171,19 +181,19 @@ export class AuthService {
   }
 
   /** Same answer, after the same work, whether or not the address exists or is already verified. */
-  async resendVerification(email: string, mail: MailQueue): Promise<SuccessResponse> {
+  async resendVerification(email: string, outbox: LinkOutbox): Promise<SuccessResponse> {
     await this.#requestEmailLink(
       email,
       'verify',
       (user) => user.is_verified !== 1 && user.is_active === 1,
-      mail,
+      outbox,
     );
     return { success: true, message: MESSAGES.resent };
   }
 
   /** Same answer, after the same work, whether or not the address exists (docs/security.md#b1). */
-  async forgotPassword(email: string, mail: MailQueue): Promise<SuccessResponse> {
-    await this.#requestEmailLink(email, 'reset', (user) => user.is_active === 1, mail);
+  async forgotPassword(email: string, outbox: LinkOutbox): Promise<SuccessResponse> {
+    await this.#requestEmailLink(email, 'reset', (user) => user.is_active === 1, outbox);
     return { success: true, message: MESSAGES.forgot };
   }
 
@@ -254,11 +264,17 @@ export class AuthService {
     return { message: MESSAGES.loggedOut };
   }
 
-  async logoutEverywhere(userId: number): Promise<{ message: string }> {
+  /**
+   * "Sign out everywhere": every session ends (refresh families revoked, live access tokens
+   * invalidated) and the Atom feed's token is revoked with them, all or nothing. The feed token
+   * is no session, but it reads what the account can see and had outlived this button
+   * (issue 22; docs/security.md#c4, #c7). The route hands the feed over (`app.services.activity`).
+   */
+  async logoutEverywhere(userId: number, feed: FeedTokens): Promise<{ message: string }> {
     const now = isoNow(this.#deps.clock);
-    // Both or neither: refresh families revoked and live access tokens invalidated.
     await this.#deps.db.transaction().execute(async (trx) => {
       await this.#deps.accounts.endSessions(userId, now, trx);
+      await feed.revokeFeedToken(userId, trx);
     });
     return { message: MESSAGES.loggedOutEverywhere };
   }
@@ -277,7 +293,7 @@ export class AuthService {
     email: string,
     purpose: EmailTokenPurpose,
     mayHaveLink: (user: UserRow) => boolean,
-    mail: MailQueue,
+    outbox: LinkOutbox,
   ): Promise<void> {
     const { db, clock } = this.#deps;
     const started = nowMs(clock);
@@ -291,8 +307,10 @@ export class AuthService {
         detail: { link_sent: recipient !== undefined },
         at: isoNow(clock),
       });
-      if (recipient) await this.#storeEmailLink(trx, recipient, purpose, mail);
+      if (recipient) await this.#storeEmailLink(trx, recipient, purpose, outbox);
     });
+    // Both wake the worker: it takes a real address's mail now, and finds nothing for another.
+    outbox.jobs.wake();
     const left = LINK_REQUEST_ANSWER_MS - (nowMs(clock) - started);
     if (left > 0) await sleep(left);
   }
@@ -305,7 +323,7 @@ export class AuthService {
     trx: Kysely<Database>,
     user: UserRow,
     purpose: EmailTokenPurpose,
-    mail: MailQueue,
+    outbox: LinkOutbox,
   ): Promise<void> {
     const { clock, config } = this.#deps;
     const token = randomToken(32);
@@ -325,7 +343,7 @@ export class AuthService {
       purpose === 'verify'
         ? verificationMail(config.appName, user.email, user.first_name, link)
         : resetMail(config.appName, user.email, user.first_name, link);
-    await mail.queue({ kind: 'mail', mail: message }, { db: trx });
+    await outbox.messages.queue({ kind: 'mail', mail: message }, { db: trx });
   }
 
   async #notify(mail: Parameters<Mailer['send']>[0]): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { SavedView } from '#shared/schemas/views.ts';
+import { SAVED_VIEWS_FULL_MESSAGE, type SavedView } from '#shared/schemas/views.ts';
 import { catalogueDouble } from '../../../../test/web/catalogue-double.ts';
 import { buildUser, errorResponse, jsonResponse, renderApp, signIn } from '../../../../test/web/render.tsx';
 import { buildSummary } from '../../../../test/web/repository-fixtures.ts';
@@ -75,6 +75,24 @@ describe('saved views', () => {
     await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Web');
     await user.click(within(dialog).getByRole('button', { name: 'Save view' }));
     expect(await within(dialog).findByText('You already have a view named “Web”.')).toBeVisible();
+  });
+
+  it('says so in the dialog when the member already keeps the most views one may', async () => {
+    const { user } = openList('/home?tags=web', [], {
+      'POST /views': () => errorResponse(400, SAVED_VIEWS_FULL_MESSAGE),
+    });
+    await screen.findByText(/Showing 1 of 1 repositories/);
+    await user.click(screen.getByRole('button', { name: 'Save view' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Save this view' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'One more');
+    await user.click(within(dialog).getByRole('button', { name: 'Save view' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'You have 30 saved views, the most one member can keep. Delete one to save another.',
+    );
+    // The name itself was fine: no error on the field, and the dialog stays open to cancel.
+    expect(within(dialog).getByRole('textbox', { name: 'Name' })).not.toHaveAttribute('aria-invalid', 'true');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Save this view' })).toBeNull());
   });
 
   it('lists views in the sidebar, marks the open one, and names it on the list with its actions', async () => {

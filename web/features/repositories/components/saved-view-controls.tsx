@@ -5,6 +5,7 @@ import { IconBookmark, IconChevronDown, IconDeviceFloppy, IconUsers } from '@tab
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { createSavedViewBodySchema, type SavedView } from '#shared/schemas/views.ts';
+import { InlineMessage } from '#web/components/inline-message.tsx';
 import { describeApiError, describeError } from '#web/lib/api-errors.ts';
 import { zodResolver } from '#web/lib/forms/zod-resolver.ts';
 import {
@@ -141,9 +142,13 @@ function ViewForm({
     validate: zodResolver(nameAndSharing),
   });
   const busy = create.isPending || update.isPending;
+  // A refusal that is not the name's (the member already keeps the most views one may): the
+  // dialog says it above its buttons.
+  const [refusal, setRefusal] = useState<string | null>(null);
 
   const close = () => {
     form.reset();
+    setRefusal(null);
     onClose();
   };
   const submit = form.onSubmit(({ name, shared }) => {
@@ -153,12 +158,21 @@ function ViewForm({
         close();
       },
       onError: (error: unknown) => {
-        // A taken or refused name is the field's problem, in the server's words.
-        const { kind, message } = describeApiError(error);
-        const refusal = kind === 'conflict' || kind === 'validation' || kind === 'bad_request';
-        form.setFieldError('name', refusal ? message : describeError(error, 'Request failed'));
+        // A taken or refused name is the field's problem, in the server's words; any other
+        // refusal (too many views) or failure is the dialog's.
+        const { kind, message, fields } = describeApiError(error);
+        if (kind === 'conflict' || (kind === 'validation' && fields.query === undefined)) {
+          form.setFieldError('name', fields.name ?? message);
+        } else {
+          setRefusal(
+            kind === 'bad_request' || kind === 'validation'
+              ? message
+              : describeError(error, 'Request failed'),
+          );
+        }
       },
     };
+    setRefusal(null);
     if (view) update.mutate({ id: view.id, name }, done);
     else create.mutate({ name, shared, query }, done);
   });
@@ -182,6 +196,7 @@ function ViewForm({
               key={form.key('shared')}
             />
           )}
+          {refusal && <InlineMessage kind="error">{refusal}</InlineMessage>}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={close}>
               Cancel

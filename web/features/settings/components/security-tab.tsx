@@ -9,7 +9,10 @@ import { describeError } from '#web/lib/api-errors.ts';
 import type { User } from '#web/lib/auth/user.ts';
 import { useLogoutAll } from '../api/logout-all.ts';
 
-/** Read-only account facts, plus "sign out everywhere" (POST /auth/logout-all). */
+/**
+ * Read-only account facts, plus "sign out everywhere" (POST /auth/logout-all), which also revokes
+ * the activity feed's address (docs/product.md#settings).
+ */
 export function SecurityTab({ user }: { user: User }) {
   const logoutAll = useLogoutAll();
   const [confirming, setConfirming] = useState(false);
@@ -48,7 +51,7 @@ export function SecurityTab({ user }: { user: User }) {
           </Title>
           <Text size="sm" c="dimmed">
             Signed in on a shared or lost device? Sign out of every browser and device at once, this one
-            included.
+            included. Your activity feed address stops working too: make a new one under Notifications.
           </Text>
           {logoutAll.isError && (
             <InlineMessage kind="error">
@@ -74,7 +77,8 @@ export function SecurityTab({ user }: { user: User }) {
         onCancel={() => setConfirming(false)}
         onConfirm={() => logoutAll.mutate(undefined, { onSettled: () => setConfirming(false) })}
       >
-        Every browser and device signed in to your account, including this one, will have to sign in again.
+        Every browser and device signed in to your account, including this one, will have to sign in again,
+        and your activity feed address will stop working.
       </ConfirmDialog>
     </Stack>
   );

@@ -166,8 +166,13 @@ describe('Security tab', () => {
   it('signs out of every session after confirming', async () => {
     const logoutAll = vi.fn(() => jsonResponse({ message: 'Signed out of every session' }));
     const { user } = await openSettings('security', { 'POST /auth/logout-all': logoutAll });
+    // The feed address goes with the sessions, and the screen says so before and in the dialog.
+    expect(
+      screen.getByText(/Your activity feed address stops working too: make a new one under Notifications\./),
+    ).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Sign out of all sessions' }));
     const dialog = await screen.findByRole('dialog', { name: 'Sign out of all sessions?' });
+    expect(dialog).toHaveTextContent('your activity feed address will stop working');
     await user.click(within(dialog).getByRole('button', { name: 'Sign Out Everywhere' }));
     expect(await screen.findByRole('link', { name: 'Get Started' })).toBeVisible();
     expect(logoutAll).toHaveBeenCalledOnce();

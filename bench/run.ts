@@ -5,6 +5,7 @@
  * never fail on speed.
  */
 import { runCatalogueBench } from './catalogue.bench.ts';
+import { runFirstScreenBench } from './first-screen.bench.ts';
 import { machine, writeSection } from './lib/results.ts';
 import { runMatcherBench } from './matcher.bench.ts';
 import { runSyncBench } from './sync.bench.ts';
@@ -13,6 +14,7 @@ const PARTS: Record<string, () => Promise<object>> = {
   catalogue: runCatalogueBench,
   sync: runSyncBench,
   matcher: runMatcherBench,
+  'first-screen': runFirstScreenBench,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => arg !== '--');

@@ -96,7 +96,18 @@ export function buildServices(deps: ServiceDeps) {
     readSlackWebhook: (userId) => me.readSlackWebhook(userId),
     resolve: deps.resolve,
   });
-  const auth = new AuthService({ db, tokens, accounts, mailer: messages.mailer, clock, config, log });
+  const activity = new ActivityService({ db, clock, config });
+  const auth = new AuthService({
+    db,
+    tokens,
+    accounts,
+    mailer: messages.mailer,
+    clock,
+    config,
+    log,
+    outbox: { messages, jobs },
+    feedTokens: activity,
+  });
 
   // ---- the catalogue: reading, writing, refreshing ----------------------------------------
   const discussion = new DiscussionService({ db, clock });
@@ -261,6 +272,6 @@ export function buildServices(deps: ServiceDeps) {
     notificationDelivery,
     savedViews: new SavedViewsService({ db, clock }),
     bulk: new BulkService({ db, catalogue, jobs, clock }),
-    activity: new ActivityService({ db, clock, config }),
+    activity,
   };
 }

@@ -55,8 +55,6 @@ const perAccount = (name: string, max: number, windowMs: number): LimitRule => (
 /** Sign-up, sign-in and recovery: all public, all rate limited per client and per account. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.services.auth;
-  // A one-time link's mail is queued in the link's own transaction (see LinkOutbox).
-  const outbox = app.services;
   const limit = (...rules: LimitRule[]) => app.rateLimiter.hook(...rules);
 
   app.post(
@@ -71,7 +69,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: messageResponseSchema, ...errors },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.register(request.body, outbox)),
+    async (request, reply) => reply.code(201).send(await service.register(request.body)),
   );
 
   app.post(
@@ -146,7 +144,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: messageResponseSchema, ...errors },
       },
     },
-    async (request) => service.logoutEverywhere(requireUser(request).id, app.services.activity),
+    async (request) => service.logoutEverywhere(requireUser(request).id),
   );
 
   app.post(
@@ -177,7 +175,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successResponseSchema, ...errors },
       },
     },
-    async (request) => service.resendVerification(request.body.email, outbox),
+    async (request) => service.resendVerification(request.body.email),
   );
 
   app.post(
@@ -193,7 +191,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successResponseSchema, ...errors },
       },
     },
-    async (request) => service.forgotPassword(request.body.email, outbox),
+    async (request) => service.forgotPassword(request.body.email),
   );
 
   app.get(

@@ -72,8 +72,7 @@ export const MESSAGES = {
 /**
  * Where a one-time link's mail goes: queued in the link's own transaction, so the link and its
  * mail are one commit, and the queue's worker woken once it is committed (a wake inside the
- * transaction finds nothing yet on PostgreSQL, and the mail would wait for the next poll). The
- * routes hand over `app.services`; both belong in `AuthDeps` once services.ts passes them.
+ * transaction finds nothing yet on PostgreSQL, and the mail would wait for the next poll).
  */
 export interface LinkOutbox {
   messages: Pick<MessagesService, 'queue'>;
@@ -97,6 +96,10 @@ export interface AuthDeps {
   clock: Clock;
   config: AppConfig;
   log: FastifyBaseLogger;
+  /** Queues a one-time link's mail in the link's own transaction. */
+  outbox: LinkOutbox;
+  /** The Atom feed's token, revoked by "sign out everywhere". */
+  feedTokens: FeedTokens;
 }
 
 /**
@@ -113,7 +116,8 @@ export class AuthService {
     return this.#deps.accounts.present(row);
   }
 
-  async register(body: RegisterBody, outbox: LinkOutbox): Promise<{ message: string }> {
+  async register(body: RegisterBody): Promise<{ message: string }> {
+    const { outbox } = this.#deps;
     const { config } = this.#deps;
     if (config.registration === 'closed') throw new AppError(403, 'forbidden', MESSAGES.registrationClosed);
     // The account and the first-admin claim are one change: of simultaneous registrations on
@@ -130,7 +134,7 @@ export class AuthService {
     );
     if (first) return { message: MESSAGES.registeredFirstAdmin };
     try {
-      await this.#deps.db.transaction().execute((trx) => this.#storeEmailLink(trx, user, 'verify', outbox));
+      await this.#deps.db.transaction().execute((trx) => this.#storeEmailLink(trx, user, 'verify'));
       outbox.jobs.wake();
       return { message: MESSAGES.registered };
     } catch (error) {
@@ -181,19 +185,14 @@ export class AuthService {
   }
 
   /** Same answer, after the same work, whether or not the address exists or is already verified. */
-  async resendVerification(email: string, outbox: LinkOutbox): Promise<SuccessResponse> {
-    await this.#requestEmailLink(
-      email,
-      'verify',
-      (user) => user.is_verified !== 1 && user.is_active === 1,
-      outbox,
-    );
+  async resendVerification(email: string): Promise<SuccessResponse> {
+    await this.#requestEmailLink(email, 'verify', (user) => user.is_verified !== 1 && user.is_active === 1);
     return { success: true, message: MESSAGES.resent };
   }
 
   /** Same answer, after the same work, whether or not the address exists (docs/security.md#b1). */
-  async forgotPassword(email: string, outbox: LinkOutbox): Promise<SuccessResponse> {
-    await this.#requestEmailLink(email, 'reset', (user) => user.is_active === 1, outbox);
+  async forgotPassword(email: string): Promise<SuccessResponse> {
+    await this.#requestEmailLink(email, 'reset', (user) => user.is_active === 1);
     return { success: true, message: MESSAGES.forgot };
   }
 
@@ -270,7 +269,8 @@ export class AuthService {
    * is no session, but it reads what the account can see and had outlived this button
    * (issue 22; docs/security.md#c4, #c7). The route hands the feed over (`app.services.activity`).
    */
-  async logoutEverywhere(userId: number, feed: FeedTokens): Promise<{ message: string }> {
+  async logoutEverywhere(userId: number): Promise<{ message: string }> {
+    const feed = this.#deps.feedTokens;
     const now = isoNow(this.#deps.clock);
     await this.#deps.db.transaction().execute(async (trx) => {
       await this.#deps.accounts.endSessions(userId, now, trx);
@@ -293,9 +293,8 @@ export class AuthService {
     email: string,
     purpose: EmailTokenPurpose,
     mayHaveLink: (user: UserRow) => boolean,
-    outbox: LinkOutbox,
   ): Promise<void> {
-    const { db, clock } = this.#deps;
+    const { db, clock, outbox } = this.#deps;
     const started = nowMs(clock);
     const user = await findUserByEmail(db, email);
     const recipient = user && mayHaveLink(user) ? user : undefined;
@@ -307,7 +306,7 @@ export class AuthService {
         detail: { link_sent: recipient !== undefined },
         at: isoNow(clock),
       });
-      if (recipient) await this.#storeEmailLink(trx, recipient, purpose, outbox);
+      if (recipient) await this.#storeEmailLink(trx, recipient, purpose);
     });
     // Both wake the worker: it takes a real address's mail now, and finds nothing for another.
     outbox.jobs.wake();
@@ -319,13 +318,8 @@ export class AuthService {
    * A new one-time link (the previous ones of its purpose void) and its mail, queued in the
    * caller's transaction: the link exists exactly when its mail does.
    */
-  async #storeEmailLink(
-    trx: Kysely<Database>,
-    user: UserRow,
-    purpose: EmailTokenPurpose,
-    outbox: LinkOutbox,
-  ): Promise<void> {
-    const { clock, config } = this.#deps;
+  async #storeEmailLink(trx: Kysely<Database>, user: UserRow, purpose: EmailTokenPurpose): Promise<void> {
+    const { clock, config, outbox } = this.#deps;
     const token = randomToken(32);
     const now = clock.now();
     const hours = purpose === 'verify' ? VERIFICATION_LINK_HOURS : RESET_LINK_HOURS;

@@ -41,9 +41,14 @@ async function countTransfer(context: BrowserContext, page: Page): Promise<() =>
   await cdp.send('Network.enable');
   const types = new Map<string, string>();
   const totals: Transfer = { scripts: 0, styles: 0, other: 0 };
-  cdp.on('Network.responseReceived', (event) => types.set(event.requestId, event.type));
+  const urls = new Map<string, string>();
+  cdp.on('Network.responseReceived', (event) => {
+    types.set(event.requestId, event.type);
+    urls.set(event.requestId, event.response.url);
+  });
   cdp.on('Network.loadingFinished', (event) => {
     const type = types.get(event.requestId);
+    if (process.env.BENCH_VERBOSE) console.log(`  ${event.encodedDataLength} ${urls.get(event.requestId)}`);
     if (type === 'Script') totals.scripts += event.encodedDataLength;
     else if (type === 'Stylesheet') totals.styles += event.encodedDataLength;
     else totals.other += event.encodedDataLength;
@@ -173,6 +178,18 @@ export async function runFirstScreenBench(): Promise<{ size: number; figures: Fi
       await page.goto(`${base}/#/home`, { waitUntil: 'commit' });
       await firstRow(page);
       times.push(performance.now() - started);
+      if (process.env.BENCH_VERBOSE) {
+        const entries = await page.evaluate(() =>
+          performance
+            .getEntriesByType('resource')
+            .map((entry) => {
+              const timing = entry as PerformanceResourceTiming;
+              return `${Math.round(timing.startTime)}–${Math.round(timing.responseEnd)} ${timing.name}`;
+            })
+            .join('\n'),
+        );
+        console.log(entries);
+      }
       for (const [key, at] of seen) waterfall[key] = [...(waterfall[key] ?? []), at];
       await page.close();
     }

@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error.ts';
 import { declarePublicRoutes } from './access.ts';
@@ -12,6 +13,11 @@ export const WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist/', import.meta
  * Serves the built SPA: `index.html` at `/` (revalidated on every load, so a deploy shows at
  * once) and hashed assets under `/assets/` cached for a year. Without a build, `/` explains
  * how to make one instead of answering a bare 404.
+ *
+ * `index.html` is read once, at startup, and answered from memory with an ETag of its content
+ * (a matching If-None-Match gets 304): every page load asks for it, and reading the file took
+ * a turn of the event loop's file-system queue (docs/architecture.md#web-app). A new build is
+ * served after a restart, as the assets it names are.
  */
 async function webApp(app: FastifyInstance, options: { distDir?: string }) {
   const root = options.distDir ?? WEB_DIST_DIR;
@@ -23,10 +29,19 @@ async function webApp(app: FastifyInstance, options: { distDir?: string }) {
       });
       return;
     }
+    const indexHtml = readFileSync(`${root}/index.html`);
+    const indexEtag = `"${createHash('sha256').update(indexHtml).digest('base64url').slice(0, 27)}"`;
+    const serveIndex = async (request: FastifyRequest, reply: FastifyReply) => {
+      reply.header('cache-control', 'no-cache').header('etag', indexEtag);
+      if (request.headers['if-none-match'] === indexEtag) return reply.code(304).send();
+      return reply.type('text/html; charset=utf-8').send(indexHtml);
+    };
+    web.get('/', serveIndex);
+    web.get('/index.html', serveIndex);
     await web.register(fastifyStatic, {
       root,
       prefix: '/',
-      index: ['index.html'],
+      index: false,
       wildcard: true,
       setHeaders(reply, filePath) {
         if (filePath.includes('/assets/'))

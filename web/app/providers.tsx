@@ -13,9 +13,11 @@ export interface AppProvidersProps {
   queryClient?: QueryClient;
   /** 'test' turns off Mantine transitions and portals, so tests see content at once. */
   env?: 'default' | 'test';
+  /** Called as the stored session is being checked (main.tsx prefetches the list then). */
+  onStoredSession?: (client: QueryClient) => void;
 }
 
-export function AppProviders({ children, queryClient, env = 'default' }: AppProvidersProps) {
+export function AppProviders({ children, queryClient, env = 'default', onStoredSession }: AppProvidersProps) {
   const [client] = useState(() => queryClient ?? createQueryClient());
   return (
     <MantineProvider
@@ -29,7 +31,9 @@ export function AppProviders({ children, queryClient, env = 'default' }: AppProv
       <ErrorBoundary level="app">
         <Notifications position="top-right" />
         <QueryClientProvider client={client}>
-          <AuthProvider>{children}</AuthProvider>
+          <AuthProvider onStoredSession={onStoredSession && (() => onStoredSession(client))}>
+            {children}
+          </AuthProvider>
         </QueryClientProvider>
       </ErrorBoundary>
     </MantineProvider>

@@ -1,11 +1,13 @@
 import { type ComponentType, lazy } from 'react';
 import type { RouteObject } from 'react-router';
+import { loadRepositoryList, memberScreen } from './preload.ts';
 import { RouteErrorFallback } from './route-error-fallback.tsx';
 import { type RouteAccess, RouteGuard } from './route-guard.tsx';
 import { AppLayout } from './shell/app-layout.tsx';
 
 // Every screen is its own chunk, so the first load carries only the shell (and charts,
-// when they arrive, load with the screens that draw them).
+// when they arrive, load with the screens that draw them). Member screens also wait for the
+// signed-in screens' Mantine styles (preload.ts), which the signed-out screens never load.
 const LandingRoute = lazy(() => import('#web/features/landing/routes/landing.tsx'));
 const LoginRoute = lazy(() => import('#web/features/auth/routes/login.tsx'));
 const RegisterRoute = lazy(() => import('#web/features/auth/routes/register.tsx'));
@@ -13,16 +15,18 @@ const VerifyEmailRoute = lazy(() => import('#web/features/auth/routes/verify-ema
 const ForgotPasswordRoute = lazy(() => import('#web/features/auth/routes/forgot-password.tsx'));
 const ResetPasswordRoute = lazy(() => import('#web/features/auth/routes/reset-password.tsx'));
 const ResendVerificationRoute = lazy(() => import('#web/features/auth/routes/resend-verification.tsx'));
-const RepositoryListRoute = lazy(() => import('#web/features/repositories/routes/repository-list.tsx'));
+const RepositoryListRoute = lazy(memberScreen(loadRepositoryList));
 // The detail screen with the activity feature's card: composed here, as features don't import each other.
-const RepositoryDetailRoute = lazy(() => import('./repository-detail-screen.tsx'));
-const AddRepositoriesRoute = lazy(() => import('#web/features/repositories/routes/add-repositories.tsx'));
-const TagsRoute = lazy(() => import('#web/features/tags/routes/tags.tsx'));
-const StatsRoute = lazy(() => import('#web/features/stats/routes/stats.tsx'));
-const ProfileRoute = lazy(() => import('#web/features/profile/routes/profile.tsx'));
-const SettingsRoute = lazy(() => import('#web/features/settings/routes/settings.tsx'));
-const AdminRoute = lazy(() => import('#web/features/admin/routes/admin.tsx'));
-const ActivityRoute = lazy(() => import('#web/features/activity/routes/activity.tsx'));
+const RepositoryDetailRoute = lazy(memberScreen(() => import('./repository-detail-screen.tsx')));
+const AddRepositoriesRoute = lazy(
+  memberScreen(() => import('#web/features/repositories/routes/add-repositories.tsx')),
+);
+const TagsRoute = lazy(memberScreen(() => import('#web/features/tags/routes/tags.tsx')));
+const StatsRoute = lazy(memberScreen(() => import('#web/features/stats/routes/stats.tsx')));
+const ProfileRoute = lazy(memberScreen(() => import('#web/features/profile/routes/profile.tsx')));
+const SettingsRoute = lazy(memberScreen(() => import('#web/features/settings/routes/settings.tsx')));
+const AdminRoute = lazy(memberScreen(() => import('#web/features/admin/routes/admin.tsx')));
+const ActivityRoute = lazy(memberScreen(() => import('#web/features/activity/routes/activity.tsx')));
 
 export interface ScreenRoute {
   path: string;

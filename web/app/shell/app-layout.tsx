@@ -1,6 +1,5 @@
-import { ActionIcon, AppShell, Box, Divider, Overlay, ScrollArea, Tooltip } from '@mantine/core';
-import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
-import { Suspense, useEffect, useId } from 'react';
+import { AppShell, Box } from '@mantine/core';
+import { lazy, Suspense, useEffect, useId } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { MOBILE_BREAKPOINT_PX, SIDEBAR_COLLAPSED_PX, SIDEBAR_EXPANDED_PX } from '#shared/constants.ts';
 import { ErrorBoundary } from '#web/components/error-boundary.tsx';
@@ -8,13 +7,13 @@ import { ScreenLoader } from '#web/components/loading-screen.tsx';
 import { useAppName } from '#web/features/system/hooks/use-app-name.ts';
 import { useAuth } from '#web/lib/auth/auth-context.tsx';
 import { useAppNameTitle } from '#web/lib/hooks/use-screen-title.ts';
+import { loadMemberNavbar } from '../preload.ts';
 import { AppFooter } from './app-footer.tsx';
 import classes from './app-layout.module.css';
-import { KeyboardShortcuts } from './keyboard-shortcuts.tsx';
-import { SidebarNav } from './sidebar-nav.tsx';
 import { TopBar } from './top-bar.tsx';
 import { useSidebarState } from './use-sidebar-state.ts';
-import { UserMenu } from './user-menu.tsx';
+
+const MemberNavbar = lazy(loadMemberNavbar);
 
 const HEADER_HEIGHT = 56;
 
@@ -94,54 +93,21 @@ export function AppLayout() {
       </AppShell.Header>
 
       {user && (
-        <>
-          {isMobile && isMobileOpen && (
-            // The click-outside target: covers the page below the overlay sidebar.
-            <Overlay fixed zIndex={99} backgroundOpacity={0.45} onClick={closeMobile} aria-hidden />
-          )}
-          <AppShell.Navbar
-            id={sidebarId}
-            aria-label="Main navigation"
-            // On phones the overlay keeps the desktop width instead of Mantine's full width.
-            w={isMobile ? SIDEBAR_EXPANDED_PX : undefined}
-            p={collapsed ? 6 : 'sm'}
-          >
-            {!isMobile && (
-              <AppShell.Section
-                mb="xs"
-                style={{ display: 'flex', justifyContent: collapsed ? 'center' : 'flex-end' }}
-              >
-                <Tooltip label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'} position="right">
-                  <ActionIcon
-                    variant="subtle"
-                    color="gray"
-                    size="lg"
-                    aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
-                    aria-expanded={!collapsed}
-                    aria-controls={sidebarId}
-                    onClick={sidebar.toggleCollapsed}
-                  >
-                    {collapsed ? (
-                      <IconLayoutSidebarLeftExpand size={20} aria-hidden />
-                    ) : (
-                      <IconLayoutSidebarLeftCollapse size={20} aria-hidden />
-                    )}
-                  </ActionIcon>
-                </Tooltip>
-              </AppShell.Section>
-            )}
-            <AppShell.Section grow component={ScrollArea}>
-              <SidebarNav collapsed={collapsed} />
-            </AppShell.Section>
-            <Divider my="xs" />
-            <AppShell.Section>
-              <UserMenu user={user} collapsed={collapsed} onSignOut={signOut} />
-            </AppShell.Section>
-          </AppShell.Navbar>
-        </>
+        // Lazily: the signed-out screens never load the sidebar (docs/architecture.md#web-app).
+        <Suspense fallback={null}>
+          <MemberNavbar
+            user={user}
+            sidebarId={sidebarId}
+            collapsed={collapsed}
+            isMobile={isMobile}
+            isMobileOpen={isMobileOpen}
+            closeMobile={closeMobile}
+            toggleCollapsed={sidebar.toggleCollapsed}
+            onSignOut={signOut}
+          />
+        </Suspense>
       )}
 
-      {signedIn && <KeyboardShortcuts />}
       <AppShell.Main id="main-content" tabIndex={-1} style={{ outline: 'none' }}>
         <ErrorBoundary level="nested" key={location.pathname}>
           <Suspense fallback={<ScreenLoader />}>

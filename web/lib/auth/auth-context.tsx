@@ -110,7 +110,17 @@ function readStoredUser(): User | null {
   return readAccessToken() && isUser(stored) ? stored : null;
 }
 
-export function AuthProvider({ children }: { children: ReactNode }) {
+export interface AuthProviderProps {
+  children: ReactNode;
+  /**
+   * Called once when the tab starts with stored tokens, as their check begins and after the
+   * 401 handler is installed, so requests made then share its refresh (main.tsx prefetches the
+   * list there).
+   */
+  onStoredSession?: () => void;
+}
+
+export function AuthProvider({ children, onStoredSession }: AuthProviderProps) {
   const queryClient = useQueryClient();
   const [state, setState] = useState<AuthState>({ status: 'initializing', user: null, sessionEnd: null });
   const stateRef = useRef(state);
@@ -143,9 +153,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => setUnauthorizedHandler(null);
   }, [expireSession]);
 
+  const onStoredSessionRef = useRef(onStoredSession);
   useEffect(() => {
     let cancelled = false;
-    restoreSession().then(({ user, failed }) => {
+    const stored = readAccessToken() !== null || readRefreshToken() !== null;
+    const restoring = restoreSession();
+    // After GET /auth/me has gone out, so both leave at once.
+    if (stored) onStoredSessionRef.current?.();
+    restoring.then(({ user, failed }) => {
       if (cancelled) return;
       setState({ status: 'ready', user, sessionEnd: null });
       if (failed) notifications.show({ color: 'red', message: INIT_FAILED_MESSAGE });

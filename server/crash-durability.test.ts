@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GitHubDouble, startGitHubDouble } from '../test/github-double/index.ts';
 import { appLinkInMail } from '../test/helpers/smtp-sink.ts';
 import { testDialect } from '../test/helpers/test-database.ts';
+import { WAIT_CEILING_MS } from '../test/helpers/wait-ceiling.ts';
 import { hashToken } from './lib/secret-box.ts';
 
 /**
@@ -25,8 +26,21 @@ import { hashToken } from './lib/secret-box.ts';
  * SQLite only (the file is opened directly); under TEST_DB=postgres it is skipped.
  * CRASH_ITERATIONS (default 12, within the suite's time budget) sets the number of kills; CRASH_SEED
  * makes the timings repeatable.
+ *
+ * Nothing here depends on the machine's speed (docs/decisions.md#tests-on-a-busy-machine-issue-23):
+ * each kill comes a random moment after the run's first acknowledged writes (a count, not a
+ * time), every wait has a generous ceiling, and the test's time-out is derived from the
+ * iterations and those ceilings.
  */
 const ITERATIONS = Number(process.env.CRASH_ITERATIONS ?? 12);
+/** A server process boots in a second idle, many on a busy machine. */
+const START_CEILING_MS = 3 * WAIT_CEILING_MS;
+/** Until a restarted server has acknowledged the run's first writes. */
+const WRITES_CEILING_MS = 3 * WAIT_CEILING_MS;
+/** How long after those writes the kill may come: requests are in flight all along. */
+const KILL_WINDOW_MS = 200;
+/** Each iteration: boot, sign-ins, the first writes, the kill window, the checks. */
+const ITERATION_CEILING_MS = START_CEILING_MS + WRITES_CEILING_MS + WAIT_CEILING_MS;
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
 const mainFile = new URL('./main.ts', import.meta.url).pathname;
 const SECRET_KEY = 'crash-test-secret-key-0123456789abcdef0123456789abcdef';
@@ -78,6 +92,17 @@ let access = '';
 let counter = 0;
 const unique = () => String(++counter).padStart(4, '0');
 
+const acked = (list: { acked: boolean }[]) => list.filter((entry) => entry.acked).length;
+
+/** Polls `check` until it holds; throws naming `what` after `ceilingMs`. */
+async function until(check: () => boolean, ceilingMs: number, what: () => string): Promise<void> {
+  const deadline = Date.now() + ceilingMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ceilingMs} ms waiting for ${what()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** Last-write-wins: the stored value is the last acknowledged one or one sent after it. */
 function allowedValues<T>(sent: Sent<T>[], initial: T): T[] {
   let lastAcked = -1;
@@ -111,6 +136,8 @@ async function startServer(): Promise<Server> {
       DATA_DIR: dataDir,
       PORT: '0',
       LOG_LEVEL: 'info',
+      // The test reads the log's JSON lines (the listening address, the outbox file).
+      LOG_FORMAT: 'json',
       SYNC_SCHEDULE: 'off',
       BACKUP_SCHEDULE: 'off',
       SECRET_KEY,
@@ -127,14 +154,20 @@ async function startServer(): Promise<Server> {
     output += chunk;
   });
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  for (let i = 0; i < 400; i++) {
-    const match = output.match(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/);
-    if (match?.[1]) return { base: match[1], process: proc, exited, output: () => output };
-    if (proc.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 25));
+  const listening = () => output.match(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
+  try {
+    await until(
+      () => listening() !== undefined || proc.exitCode !== null,
+      START_CEILING_MS,
+      () => `the server to listen:\n${output}`,
+    );
+  } catch (error) {
+    proc.kill('SIGKILL');
+    throw error;
   }
-  proc.kill('SIGKILL');
-  throw new Error(`server did not start:\n${output}`);
+  const base = listening();
+  if (!base) throw new Error(`server did not start:\n${output}`);
+  return { base, process: proc, exited, output: () => output };
 }
 
 type Answer = { status: number; body: Record<string, unknown> } | { status: 'failed' };
@@ -380,12 +413,18 @@ async function setUp(server: Server) {
   expect(registered.status, server.output()).toBe(201);
   model.registered = true;
   let link: string | undefined;
-  for (let i = 0; i < 100 && !link; i++) {
-    const file = server.output().match(/"file":"([^"]+\.eml)"/)?.[1];
-    link = file ? appLinkInMail(readFileSync(file, 'utf8'))?.match(/token=([A-Za-z0-9_-]+)/)?.[1] : undefined;
-    if (!link) await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  expect(link, `verification link in the log: ${server.output().slice(-2000)}`).toBeDefined();
+  // The mail leaves from the job queue: its file is named in the log once it is written.
+  await until(
+    () => {
+      const file = server.output().match(/"file":"([^"]+\.eml)"/)?.[1];
+      link = file
+        ? appLinkInMail(readFileSync(file, 'utf8'))?.match(/token=([A-Za-z0-9_-]+)/)?.[1]
+        : undefined;
+      return link !== undefined;
+    },
+    WAIT_CEILING_MS,
+    () => `the verification link in the log: ${server.output().slice(-2000)}`,
+  );
   const verified = await call(server, 'POST', '/auth/verify-email', { token: link }, '');
   expect(verified.status, JSON.stringify(verified)).toBe(200);
   model.verified = true;
@@ -416,13 +455,19 @@ async function iterate(iteration: number) {
       commentWriter(server),
       sessionChurn(server),
     ]);
+    // The kill waits for this run's first acknowledged rotation and comment, however long a busy
+    // machine takes to give them, then comes at a random moment while the writers go on.
+    const before = { rotations: model.rotations.length, comments: acked(model.comments) };
+    await until(
+      () => model.rotations.length > before.rotations && acked(model.comments) > before.comments,
+      WRITES_CEILING_MS,
+      () => `acknowledged writes after restart ${iteration}: ${server.output().slice(-500)}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, random() * KILL_WINDOW_MS));
     if (iteration % 5 === 4) {
       // Now and then, a kill with nothing in flight.
-      await new Promise((resolve) => setTimeout(resolve, 20 + random() * 60));
       state.stop = true;
       await writers;
-    } else {
-      await new Promise((resolve) => setTimeout(resolve, 10 + random() * 200));
     }
     server.process.kill('SIGKILL');
     await server.exited;
@@ -447,19 +492,22 @@ describe.skipIf(testDialect === 'postgres')('kill -9 loop on SQLite (docs/securi
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it(`survives ${ITERATIONS} SIGKILLs with every acknowledged write and no half-rotated session`, async () => {
-    console.log(`crash loop: CRASH_SEED=${SEED}`);
-    const started = Date.now();
-    for (let iteration = 0; iteration < ITERATIONS; iteration++) await iterate(iteration);
-    const acked = (list: { acked: boolean }[]) => list.filter((entry) => entry.acked).length;
-    console.log(
-      `crash loop: ${ITERATIONS} kills in ${((Date.now() - started) / 1000).toFixed(1)} s (CRASH_SEED=${SEED}); ` +
-        `acknowledged: ${model.rotations.length} rotations, ${acked(model.firstNames)} profile updates, ` +
-        `${acked(model.tokenLastFours)} token changes, ${acked(model.comments)} comments, ${model.logouts.length} logouts`,
-    );
-    // The loop must really have written, or it proves nothing. How much each kill window holds
-    // depends on the machine's load, so the floor is one acknowledged write every other kill.
-    expect(model.rotations.length).toBeGreaterThan(ITERATIONS / 2);
-    expect(acked(model.comments)).toBeGreaterThan(ITERATIONS / 2);
-  }, 120_000);
+  it(
+    `survives ${ITERATIONS} SIGKILLs with every acknowledged write and no half-rotated session`,
+    async () => {
+      console.log(`crash loop: CRASH_SEED=${SEED}`);
+      const started = Date.now();
+      for (let iteration = 0; iteration < ITERATIONS; iteration++) await iterate(iteration);
+      console.log(
+        `crash loop: ${ITERATIONS} kills in ${((Date.now() - started) / 1000).toFixed(1)} s (CRASH_SEED=${SEED}); ` +
+          `acknowledged: ${model.rotations.length} rotations, ${acked(model.firstNames)} profile updates, ` +
+          `${acked(model.tokenLastFours)} token changes, ${acked(model.comments)} comments, ${model.logouts.length} logouts`,
+      );
+      // The loop must really have written, or it proves nothing: every kill came after at least one
+      // acknowledged rotation and comment of its run, whatever the machine's load.
+      expect(model.rotations.length).toBeGreaterThanOrEqual(ITERATIONS);
+      expect(acked(model.comments)).toBeGreaterThanOrEqual(ITERATIONS);
+    },
+    ITERATIONS * ITERATION_CEILING_MS,
+  );
 });

@@ -177,9 +177,12 @@ describe('GitHub’s GraphQL schema', () => {
     expect((await post('{ viewer { login } }')).status).toBe(200);
     const loadMs = graphqlSchemaLoadMs();
     expect(loadMs).toBeGreaterThan(0);
-    // About 0.2 s on a laptop; the bound only catches a rebuild per request or a pathological slowdown.
-    expect(loadMs).toBeLessThan(5_000);
-    expect(githubGraphqlSchema()).toBe(githubGraphqlSchema());
+    const schema = githubGraphqlSchema();
+    // Kept: later queries use the same schema and no build is timed again. (The build takes about
+    // 0.2 s on a laptop and many times that on a busy machine; how long is not the point.)
+    expect((await post('{ viewer { login } }')).status).toBe(200);
+    expect((await post('{ viewer { login } }')).status).toBe(200);
+    expect(githubGraphqlSchema()).toBe(schema);
     expect(graphqlSchemaLoadMs()).toBe(loadMs);
   });
 

@@ -8,6 +8,7 @@ import type { signedInUser } from './auth-factory.ts';
 import { createFakeClock } from './fake-clock.ts';
 import { buildRepositoryRow } from './repository-row.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
+import { WAIT_CEILING_MS } from './wait-ceiling.ts';
 import { startWebhookSink } from './webhook-sink.ts';
 
 export type Member = Awaited<ReturnType<typeof signedInUser>>;
@@ -139,7 +140,7 @@ export function startNotificationsApp() {
           rows = await deliveries(member);
           return rows.filter((row) => row.status !== 'pending').length;
         },
-        { timeout: 5000, interval: 20 },
+        { timeout: WAIT_CEILING_MS, interval: 20 },
       )
       .toBe(count);
     return rows;

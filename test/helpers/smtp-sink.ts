@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { WAIT_CEILING_MS } from './wait-ceiling.ts';
 
 export interface ReceivedMail {
   from: string;
@@ -51,7 +52,7 @@ export async function startSmtpSink(): Promise<{
   return {
     smtpUrl: `smtp://127.0.0.1:${port}`,
     mails,
-    async waitForMail(to, predicate = () => true, timeoutMs = 5000) {
+    async waitForMail(to, predicate = () => true, timeoutMs = WAIT_CEILING_MS) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
         const found = [...mails]

@@ -11,6 +11,7 @@ import {
   type WebhookFault,
 } from '../helpers/mail-webhook-faults.ts';
 import { createReposTestApp } from '../helpers/repos-app.ts';
+import { WAIT_CEILING_MS } from '../helpers/wait-ceiling.ts';
 
 /**
  * Outbound faults, webhooks and SMTP (issue 9): a remote end that answers with too much, drips,
@@ -19,8 +20,13 @@ import { createReposTestApp } from '../helpers/repos-app.ts';
  * messages leave from the job queue, which records what happened.
  */
 const DEADLINE_MS = 500;
-/** Time for the event loop on a busy machine; a call that hangs overshoots this by far. */
-const SLACK_MS = 600;
+/**
+ * The ceiling that catches a hang (a call without a deadline never settles), with room for an
+ * event loop starved on a busy machine: derived from the deadline, never the machine's speed.
+ * That the app's answers don't wait for a message is proven by what the remote end had seen
+ * when the answer came, not by time.
+ */
+const CEILING_MS = DEADLINE_MS * 10;
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();
@@ -65,9 +71,9 @@ describe('Slack webhook calls', () => {
       server.setFault(fault);
       const { value, ms } = await timed(send);
       expect(value).toEqual(outcome);
-      expect(ms).toBeLessThan(DEADLINE_MS + SLACK_MS);
+      expect(ms).toBeLessThan(CEILING_MS);
       // Nothing is left open behind the settled call.
-      await expect.poll(() => server.openConnections, { timeout: 2000 }).toBe(0);
+      await expect.poll(() => server.openConnections, { timeout: WAIT_CEILING_MS }).toBe(0);
     });
   }
 });
@@ -100,8 +106,10 @@ describe('SMTP deliveries', () => {
       if (!value.ok && (fault === 'silent' || fault === 'drip'))
         expect(value.error.message).toBe(`the mail server did not finish within ${DEADLINE_MS} ms`);
       expect(server.connections).toBe(before + 1);
-      expect(ms).toBeLessThan(DEADLINE_MS + SLACK_MS);
-      await expect.poll(() => server.closedConnections, { timeout: 2000 }).toBe(server.connections);
+      expect(ms).toBeLessThan(CEILING_MS);
+      await expect
+        .poll(() => server.closedConnections, { timeout: WAIT_CEILING_MS })
+        .toBe(server.connections);
     });
   }
 });
@@ -149,21 +157,18 @@ describe('the app with misbehaving webhook and mail servers', () => {
   it('adds answer `queued` while the webhook hangs, and the job records the time-out', async () => {
     webhook.setFault('silent');
     const before = webhook.received.length;
-    const { value: added, ms } = await timed(() =>
-      t.app.inject({
-        method: 'POST',
-        url: '/repositories/',
-        headers: member.headers,
-        payload: { id: 'vuejs/core', notify_slack: true },
-      }),
-    );
+    const added = await t.app.inject({
+      method: 'POST',
+      url: '/repositories/',
+      headers: member.headers,
+      payload: { id: 'vuejs/core', notify_slack: true },
+    });
     expect(added.statusCode).toBe(201);
     expect(added.json().notification).toEqual({ queued: true });
     // Slack had not even been asked when the add answered: the message leaves afterwards.
     expect(webhook.received.length).toBe(before);
-    expect(ms).toBeLessThan(DEADLINE_MS);
     await expect
-      .poll(async () => (await jobsOf('slack-message')).at(-1), { timeout: DEADLINE_MS + 2000 })
+      .poll(async () => (await jobsOf('slack-message')).at(-1), { timeout: WAIT_CEILING_MS })
       .toMatchObject({ status: 'pending', attempts: 1, last_error: 'Slack did not answer in time' });
     expect(webhook.received.length).toBe(before + 1);
   });
@@ -178,27 +183,24 @@ describe('the app with misbehaving webhook and mail servers', () => {
     });
     expect(added.json().notification).toEqual({ queued: true });
     await expect
-      .poll(async () => (await jobsOf('slack-message')).at(-1), { timeout: DEADLINE_MS + 2000 })
+      .poll(async () => (await jobsOf('slack-message')).at(-1), { timeout: WAIT_CEILING_MS })
       .toMatchObject({ status: 'succeeded', attempts: 1 });
   });
 
   it('answers a forgotten password at once while the mail server hangs; the queued mail keeps the error', async () => {
     smtp.setFault('silent');
     const closedBefore = smtp.closedConnections;
-    const { value: answer, ms } = await timed(() =>
-      t.app.inject({
-        method: 'POST',
-        url: '/auth/forgot-password',
-        payload: { email: member.email },
-        remoteAddress: nextAddress(),
-      }),
-    );
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: '/auth/forgot-password',
+      payload: { email: member.email },
+      remoteAddress: nextAddress(),
+    });
     expect(answer.statusCode).toBe(200);
-    expect(ms).toBeLessThan(DEADLINE_MS);
     // No delivery attempt had ended when the answer came: it was not waited for.
     expect(smtp.closedConnections).toBe(closedBefore);
     await expect
-      .poll(async () => (await jobsOf('mail')).at(-1), { timeout: DEADLINE_MS + 3000 })
+      .poll(async () => (await jobsOf('mail')).at(-1), { timeout: WAIT_CEILING_MS })
       .toMatchObject({
         status: 'pending',
         attempts: 1,

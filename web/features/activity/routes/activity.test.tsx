@@ -66,9 +66,7 @@ function activityDouble(pages: Record<string, ActivityPage>) {
   return { handler, queries };
 }
 
-/** The first render loads the screen's own chunk: slower than Testing Library's 1 s default under load. */
-const FIRST_RENDER = { timeout: 5000 };
-const eventsList = () => screen.findByRole('list', { name: 'Events' }, FIRST_RENDER);
+const eventsList = () => screen.findByRole('list', { name: 'Events' });
 
 function openActivity(route: string, handler: FetchHandler) {
   return renderWithCatalogue(route, rows, () => ({ 'GET /activity': handler }));
@@ -149,18 +147,14 @@ describe('Activity screen', () => {
 
   it('says when nothing happened yet', async () => {
     openActivity('/activity', activityDouble({}).handler);
-    expect(
-      await screen.findByRole('heading', { name: 'Nothing has happened yet' }, FIRST_RENDER),
-    ).toBeVisible();
+    expect(await screen.findByRole('heading', { name: 'Nothing has happened yet' })).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Clear filters' })).toBeNull();
   });
 
   it('says when the filters match nothing, and clears them', async () => {
     const api = activityDouble({});
     const { user } = openActivity('/activity?type=gone&tag=frontend', api.handler);
-    expect(
-      await screen.findByRole('heading', { name: 'No events match these filters' }, FIRST_RENDER),
-    ).toBeVisible();
+    expect(await screen.findByRole('heading', { name: 'No events match these filters' })).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
     await waitFor(() => expect(window.location.hash).toBe('#/activity'));
     expect(await screen.findByRole('heading', { name: 'Nothing has happened yet' })).toBeVisible();
@@ -170,7 +164,7 @@ describe('Activity screen', () => {
   it('shows a load error with Retry', async () => {
     const api = activityDouble({ first: { events: EVENTS, next_cursor: null } });
     const { user } = openActivity('/activity', failingOnce(api.handler));
-    const alert = await screen.findByRole('alert', {}, FIRST_RENDER);
+    const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('The activity could not be loaded.')).toBeVisible();
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
     expect(await eventsList()).toBeVisible();

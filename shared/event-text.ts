@@ -75,6 +75,39 @@ export function describeEventDetail(event: EventParts<'type' | 'data'>): string 
   }
 }
 
+/**
+ * Events one sync records several of for one repository (docs/product.md#activity): each stays
+ * an event of its own, but the Activity screen, instant messages and digests show the ones of one
+ * repository and one sync as one line.
+ */
+export const BATCHED_EVENT_TYPES = ['release_published', 'star_milestone'] as const;
+export type BatchedEventType = (typeof BATCHED_EVENT_TYPES)[number];
+
+export function isBatchedType(type: string): type is BatchedEventType {
+  return (BATCHED_EVENT_TYPES as readonly string[]).includes(type);
+}
+
+/**
+ * What several events of one sync did, after the repository's name, from their labels oldest
+ * first (release tags, or milestones as '10k'): 'published 4 releases, v1.0 … v1.3',
+ * 'passed 2 star milestones, 1k and 5k'.
+ */
+export function describeBatchAction(type: BatchedEventType, labels: readonly string[]): string {
+  const first = labels[0] ?? '';
+  const last = labels.at(-1) ?? '';
+  const span =
+    labels.length <= 1 ? first : labels.length === 2 ? `${first} and ${last}` : `${first} … ${last}`;
+  return type === 'release_published'
+    ? `published ${labels.length} ${labels.length === 1 ? 'release' : 'releases'}, ${span}`
+    : `passed ${labels.length} star ${labels.length === 1 ? 'milestone' : 'milestones'}, ${span}`;
+}
+
+/** An event's label within its batch: the release's tag, or the milestone ('10k'). */
+export function batchLabel(type: BatchedEventType, data: unknown): string {
+  const fields = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
+  return type === 'release_published' ? String(fields.tag ?? '') : formatMilestone(Number(fields.milestone));
+}
+
 /** 1,000 → "1k", 25,000 → "25k", 1,000,000 → "1M": milestones are round. */
 export function formatMilestone(milestone: number): string {
   if (milestone >= 1_000_000 && milestone % 1_000_000 === 0) return `${milestone / 1_000_000}M`;

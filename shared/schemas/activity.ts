@@ -135,7 +135,15 @@ function eventItem<T extends EventType>(type: T) {
   return z.object({
     id: z.number().int(),
     type: z.literal(type),
-    occurred_at: z.string(),
+    occurred_at: z
+      .string()
+      .describe('when it happened: a release when it was published, anything else when the sync saw it'),
+    detected_at: z
+      .string()
+      .optional()
+      .describe(
+        'when the catalogue recorded it (the sync or add that found it); the feed is in this order. Always sent by this server',
+      ),
     repository: eventRepositorySchema,
     data: eventDataSchemas[type],
     actor: eventActorSchema.optional(),

@@ -100,6 +100,7 @@ describe('GET /activity', () => {
       id: expect.any(Number),
       type: 'topics_changed',
       occurred_at: expect.any(String),
+      detected_at: expect.any(String),
       repository: { id: 'vercel/next.js', full_name: 'vercel/next.js', name: 'next.js' },
       data: { added: ['react'], removed: [] },
     });
@@ -108,6 +109,28 @@ describe('GET /activity', () => {
       repository: { id: 'pallets/flask' },
       actor: { id: owner.id, name: 'Grace Hopper' },
     });
+  });
+
+  it('answers when an event happened and when the catalogue found it (issue 23 item 7)', async () => {
+    const found = '2026-11-20T09:00:00.000Z';
+    await insertEvents(
+      t.app.db,
+      [
+        {
+          type: 'release_published',
+          repository_id: id('pallets/flask'),
+          data: { tag: 'v0.1', name: null, url: null, prerelease: false },
+          occurred_at: '2026-07-01T12:00:00.000Z',
+        },
+      ],
+      found,
+    );
+    const page = await activity(owner, '?type=release_published');
+    expect(page.events[0]).toMatchObject({
+      occurred_at: '2026-07-01T12:00:00.000Z',
+      detected_at: found,
+    });
+    await t.app.db.deleteFrom('repository_events').where('type', '=', 'release_published').execute();
   });
 
   it('shows a private repository’s events only to members who can see it', async () => {

@@ -16,6 +16,7 @@ export function presentEvent(row: EventRow): ActivityEvent | null {
     id: row.id,
     type: row.type,
     occurred_at: row.occurred_at,
+    detected_at: row.detected_at,
     repository: { id: row.full_name, full_name: row.full_name, name: row.name },
     data: parsed.data,
     ...(row.user_id !== null && row.actor_username !== null

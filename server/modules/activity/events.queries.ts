@@ -74,6 +74,8 @@ export interface EventRow {
   id: number;
   type: EventType;
   occurred_at: string;
+  /** When the event was recorded (`created_at`): every event of one sync or add shares it. */
+  detected_at: string;
   data: string;
   user_id: number | null;
   repository_id: number;
@@ -109,6 +111,7 @@ export function eventsQuery(
       'repository_events.id',
       'repository_events.type',
       'repository_events.occurred_at',
+      'repository_events.created_at as detected_at',
       'repository_events.data',
       'repository_events.user_id',
       'repository_events.repository_id',

@@ -4,7 +4,7 @@ import { describeEvent, describeEventDetail } from '#shared/event-text.ts';
 import { formatDateTime } from '#shared/format.ts';
 import { encodeRouteId } from '#shared/route-id.ts';
 import type { ActivityEvent } from '#shared/schemas/activity.ts';
-import { EVENT_PRESENTATION, eventAge, splitSentence } from '../lib/event-presentation.ts';
+import { EVENT_PRESENTATION, eventWhen, splitSentence } from '../lib/event-presentation.ts';
 
 export interface EventItemProps {
   event: ActivityEvent;
@@ -65,7 +65,7 @@ export function EventItem({ event, now, linkRepository = true, compact = false }
         )}
         <Text size="xs" c="dimmed">
           <time dateTime={event.occurred_at} title={formatDateTime(event.occurred_at)}>
-            {eventAge(event.occurred_at, now)}
+            {eventWhen(event, now)}
           </time>
         </Text>
       </Stack>

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { SectionError } from '#web/components/load-states.tsx';
 import { describeError } from '#web/lib/api-errors.ts';
 import { useRepositoryEvents } from '../api/get-activity.ts';
-import { EventItem } from './event-item.tsx';
+import { EventRows } from './event-rows.tsx';
 
 /** How many of its latest events the repository page shows; the rest are a click away. */
 export const REPOSITORY_EVENTS_CARD_LIMIT = 5;
@@ -59,9 +59,7 @@ export function RepositoryEventsCard({ fullName }: { fullName: string }) {
             aria-label="Recent events"
             style={{ listStyle: 'none', margin: 0, padding: 0 }}
           >
-            {events.data.events.map((event) => (
-              <EventItem key={event.id} event={event} now={now} linkRepository={false} compact />
-            ))}
+            <EventRows events={events.data.events} now={now} linkRepository={false} compact />
           </Stack>
         )}
       </Stack>

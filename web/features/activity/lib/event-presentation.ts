@@ -56,3 +56,31 @@ export function splitSentence(
   if (index < 0) return { before: sentence, name: null, after: '' };
   return { before: sentence.slice(0, index), name: fullName, after: sentence.slice(index + fullName.length) };
 }
+
+function sameDay(a: string, b: string): boolean {
+  const first = new Date(a);
+  const second = new Date(b);
+  return first.toDateString() === second.toDateString();
+}
+
+/** An age inside a sentence: 'today', else '4 months ago'. */
+function dayAge(at: string, now: Date): string {
+  const age = describeRelativeAge(at, now);
+  return age === 'Today' || sameDay(at, now.toISOString()) ? 'today' : age;
+}
+
+/**
+ * When, as the feed shows it (docs/product.md#activity-screen): the feed is in the order the
+ * catalogue found events, so when an event happened on another day than it was found both are
+ * said, 'published 4 months ago · found today'; otherwise its age as `eventAge` words it.
+ */
+export function eventWhen(
+  event: { type: EventType; occurred_at: string; detected_at?: string | undefined },
+  now: Date = new Date(),
+): string {
+  const found = event.detected_at;
+  if (!found || Number.isNaN(Date.parse(found)) || sameDay(event.occurred_at, found))
+    return eventAge(event.occurred_at, now);
+  const verb = event.type === 'release_published' ? 'published' : 'happened';
+  return `${verb} ${dayAge(event.occurred_at, now)} · found ${dayAge(found, now)}`;
+}

@@ -21,7 +21,7 @@ import { useTags } from '#web/catalogue/get-tags.ts';
 import { SectionError, SectionLoader } from '#web/components/load-states.tsx';
 import { describeError } from '#web/lib/api-errors.ts';
 import { type ActivityFilters, useActivityPages } from '../api/get-activity.ts';
-import { EventItem } from '../components/event-item.tsx';
+import { EventRows } from '../components/event-rows.tsx';
 import { EVENT_PRESENTATION } from '../lib/event-presentation.ts';
 
 const TYPE_OPTIONS = EVENT_TYPES.map((type) => ({ value: type, label: EVENT_PRESENTATION[type].label }));
@@ -160,9 +160,7 @@ export default function ActivityRoute() {
               aria-label="Events"
               style={{ listStyle: 'none', margin: 0, padding: 0 }}
             >
-              {events.map((event) => (
-                <EventItem key={event.id} event={event} now={now} />
-              ))}
+              <EventRows events={events} now={now} />
             </Stack>
             <MorePages
               hasNext={pages.hasNextPage}

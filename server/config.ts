@@ -50,6 +50,9 @@ export const configSchema = z
     GITHUB_GRAPHQL_URL: urlWithProtocols(['http:', 'https:'], 'must be an http(s) URL').optional(),
     GITHUB_TOKEN: z.string().min(1).optional(),
     GITHUB_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+    // The most repositories one GraphQL query carries; queries start at 25 and grow towards it
+    // while GitHub answers fast (docs/architecture.md#graphql-batching).
+    GITHUB_GRAPHQL_BATCH_MAX: z.coerce.number().int().min(1).max(100).default(60),
     SMTP_URL: urlWithProtocols(
       ['smtp:', 'smtps:'],
       'must be smtp://user:pass@host:port or smtps://…',
@@ -125,6 +128,7 @@ export const configSchema = z
       githubGraphqlUrl: env.GITHUB_GRAPHQL_URL ?? deriveGraphqlUrl(githubApiUrl),
       githubToken: env.GITHUB_TOKEN,
       githubTimeoutMs: env.GITHUB_TIMEOUT_MS,
+      githubGraphqlBatchMax: env.GITHUB_GRAPHQL_BATCH_MAX,
       smtpUrl: env.SMTP_URL,
       mailFrom: env.MAIL_FROM,
       smtpTimeoutMs: env.SMTP_TIMEOUT_MS,

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { AppConfig } from '../config.ts';
 import { addMs, type Clock } from '../lib/clock.ts';
 import { MAX_ANSWER_BYTES } from './bounded-fetch.ts';
+import { GraphqlBatchSizes } from './graphql-batch-size.ts';
 import type { GitHubPacer, PaceKind } from './pacer.ts';
 import { SharedQuota } from './quota.ts';
 import { QuotaBook } from './quota-book.ts';
@@ -33,6 +34,8 @@ export interface GitHubClientOptions {
   redis?: Redis;
   /** The app's time source: deadlines, pauses, quota resets. */
   clock: Clock;
+  /** The most repositories one GraphQL query carries (GITHUB_GRAPHQL_BATCH_MAX, 60 by default). */
+  graphqlBatchMax?: number;
 }
 
 /**
@@ -51,6 +54,8 @@ export class GitHubClient {
   readonly interactive: InteractiveActivity;
   /** Fed by every answer to the server token (or to anonymous calls without one). */
   readonly sharedQuota: SharedQuota;
+  /** Repositories per GraphQL query, learnt per token from GitHub's answers (`graphql-batch.ts`). */
+  readonly graphqlBatchSizes: GraphqlBatchSizes;
   readonly #serverToken?: string;
   readonly #transport: GitHubTransport;
   readonly #rest: RestCaller;
@@ -60,6 +65,7 @@ export class GitHubClient {
     this.clock = options.clock;
     this.sharedQuota = options.sharedQuota ?? new SharedQuota();
     this.quotaBook = new QuotaBook(options.clock);
+    this.graphqlBatchSizes = new GraphqlBatchSizes(options.clock, options.graphqlBatchMax ?? 60);
     this.#serverToken = options.serverToken;
     this.#transport = new GitHubTransport({
       apiUrl: options.apiUrl,
@@ -164,6 +170,11 @@ export class GitHubClient {
     return readStarHistory(this.#rest, fullName, token, options);
   }
 
+  /** Repositories the token's next GraphQL query carries (the batch sizes learnt so far). */
+  graphqlBatchSize(token: string): number {
+    return this.graphqlBatchSizes.sizeFor(QuotaBook.keyOf(token));
+  }
+
   /** For the GraphQL batch path, which shares clients, pace and quota bookkeeping. */
   graphqlClient(token: string): ReturnType<GitHubTransport['graphqlClient']> {
     return this.#transport.graphqlClient(token);
@@ -171,8 +182,8 @@ export class GitHubClient {
 }
 
 /**
- * The process's client, from GITHUB_API_URL, GITHUB_GRAPHQL_URL, GITHUB_TOKEN and
- * GITHUB_TIMEOUT_MS (tests of hangs pass a shorter `timeoutMs`).
+ * The process's client, from GITHUB_API_URL, GITHUB_GRAPHQL_URL, GITHUB_TOKEN,
+ * GITHUB_TIMEOUT_MS and GITHUB_GRAPHQL_BATCH_MAX (tests of hangs pass a shorter `timeoutMs`).
  */
 export function createGitHubClient(
   config: AppConfig,
@@ -183,6 +194,7 @@ export function createGitHubClient(
     graphqlUrl: config.githubGraphqlUrl,
     serverToken: config.githubToken,
     timeoutMs: options.timeoutMs ?? config.githubTimeoutMs,
+    graphqlBatchMax: config.githubGraphqlBatchMax,
     userAgent: `${config.appName.replace(/[^\w.-]+/g, '-')}/repo-tracker`,
     pace: { ...config.githubPace, ...options.pace },
     redis: options.redis,

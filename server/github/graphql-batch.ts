@@ -2,25 +2,41 @@ import type { Octokit } from '@octokit/core';
 import { GraphqlResponseError } from '@octokit/graphql';
 import { RequestError } from '@octokit/request-error';
 import { addMs, type Clock, dateAtMs } from '../lib/clock.ts';
+import { TransportFailure } from './bounded-fetch.ts';
 import { GitHubError, MESSAGES, rateLimitMessage } from './github-error.ts';
+import { GRAPHQL_BATCH_START, type GraphqlBatchSizes } from './graphql-batch-size.ts';
 import { PaceWait } from './pacer.ts';
+import { QuotaBook } from './quota-book.ts';
 import { type GraphqlRepository, mapGraphqlRepository } from './repository-mapper.ts';
 import { RELEASES_READ, type RepositorySnapshot } from './repository-snapshot.ts';
 import type { PaceOption } from './transport.ts';
 
-/** What a batch needs of the GitHub client: the token's paced Octokit, and the clock. */
+/**
+ * What a batch needs of the GitHub client: the token's paced Octokit, the clock, and the batch
+ * sizes learnt per token.
+ */
 export interface GraphqlSource {
   graphqlClient(token: string): { octokit: Octokit; url: string };
   readonly clock: Clock;
+  readonly graphqlBatchSizes: GraphqlBatchSizes;
 }
 
 /**
- * Repositories per query: GitHub's 10-second query limit, not a documented cap, sets it
- * (docs/architecture.md#graphql-batching).
+ * Repositories in a token's first query: GitHub's 10-second query limit, not a documented cap,
+ * sets it; later queries grow or halve (`graphql-batch-size.ts`,
+ * docs/architecture.md#graphql-batching).
  */
-export const GRAPHQL_BATCH_SIZE = 25;
+export const GRAPHQL_BATCH_SIZE = GRAPHQL_BATCH_START;
 
-const FRAGMENT = `fragment RepoFields on Repository {
+/**
+ * `full`: everything a sync stores (ten recent commits, releases or tags). `row`: what an
+ * import needs to show and store its list row (docs/product.md#adding-repositories): no
+ * releases (the first sync reads them) and only the newest commit (the last-commit date): four
+ * connections per repository instead of five, so 60 repositories cost 2 points instead of 3.
+ */
+export type BatchShape = 'full' | 'row';
+
+const repoFields = (name: string, commits: number) => `fragment ${name} on Repository {
   databaseId nameWithOwner name description url isPrivate isArchived primaryLanguage { name }
   licenseInfo { spdxId name }
   repositoryTopics(first: 20) { nodes { topic { name } } }
@@ -28,9 +44,11 @@ const FRAGMENT = `fragment RepoFields on Repository {
   issues(states: OPEN) { totalCount }
   pullRequests(states: OPEN) { totalCount }
   defaultBranchRef { name target { ... on Commit {
-    history(first: 10) { totalCount nodes { oid message committedDate author { name user { login } } } }
+    history(first: ${commits}) { totalCount nodes { oid message committedDate author { name user { login } } } }
   } } }
 }`;
+const FRAGMENT = repoFields('RepoFields', 10);
+const ROW_FRAGMENT = repoFields('RepoRow', 1);
 
 /**
  * Releases ride along in the same query (docs/architecture.md#releases): one more connection
@@ -59,10 +77,21 @@ interface GraphqlError {
 }
 
 /**
- * The aliased query for up to 25 repositories; names are JSON-escaped into it (OSS Insight
+ * The aliased query for a batch of repositories; names are JSON-escaped into it (OSS Insight
  * does). `followTags`: lower-case names of projects without releases, whose tags are read.
  */
-export function buildBatchQuery(fullNames: string[], followTags: ReadonlySet<string> = new Set()): string {
+export function buildBatchQuery(
+  fullNames: string[],
+  followTags: ReadonlySet<string> = new Set(),
+  shape: BatchShape = 'full',
+): string {
+  if (shape === 'row') {
+    const rows = fullNames.map((fullName, index) => {
+      const [owner = '', name = ''] = fullName.split('/');
+      return `  r${index}: repository(owner: ${JSON.stringify(owner)}, name: ${JSON.stringify(name)}) { ...RepoRow }`;
+    });
+    return `query RepoRows {\n${rows.join('\n')}\n  rateLimit { cost remaining resetAt }\n}\n${fullNames.length > 0 ? ROW_FRAGMENT : ''}`;
+  }
   let releases = false;
   let tags = false;
   const fields = fullNames.map((fullName, index) => {
@@ -82,12 +111,20 @@ export function buildBatchQuery(fullNames: string[], followTags: ReadonlySet<str
   return `query RepoBatch {\n${fields.join('\n')}\n  rateLimit { cost remaining resetAt }\n}\n${fragments.join('\n')}`;
 }
 
+/** How a batch is read: the query's shape, and who hears each query's answers as they come. */
+export interface BatchOptions {
+  shape?: BatchShape;
+  /** Each query's answers as soon as it returns, before the rest of the batch is read. */
+  onAnswers?: (answers: Map<string, RepositorySnapshot | GitHubError>) => void;
+}
+
 /**
- * Reads many repositories with a token: one GraphQL query per 25 (halved and retried on
- * 502/504), one query at a time per token. Contributor counts (REST only) are not read here:
- * snapshots carry `contributors: null` and the sync engine counts them within the pace. Each
- * name maps to its snapshot or the error that explains it; PaceWait when the token's turn
- * comes after `pace.deadline`.
+ * Reads many repositories with a token, one GraphQL query at a time per token, each of the
+ * size the client learnt for it (`GraphqlBatchSizes`: 25 first, growing after fast answers,
+ * halved on 502/504 and time-outs, the failed names retried in the smaller size). Contributor
+ * counts (REST only) are not read here: snapshots carry `contributors: null` and the sync engine
+ * counts them within the pace. Each name maps to its snapshot or the error that explains it;
+ * PaceWait when the token's turn comes after `pace.deadline`.
  */
 export async function fetchRepositoriesWithGraphql(
   client: GraphqlSource,
@@ -95,36 +132,60 @@ export async function fetchRepositoriesWithGraphql(
   fullNames: string[],
   pace: PaceOption = {},
   followTags: ReadonlySet<string> = new Set(),
+  options: BatchOptions = {},
 ): Promise<Map<string, RepositorySnapshot | GitHubError>> {
   const results = new Map<string, RepositorySnapshot | GitHubError>();
+  const sizes = client.graphqlBatchSizes;
+  const key = QuotaBook.keyOf(token);
   const pending = [...fullNames];
-  let size = GRAPHQL_BATCH_SIZE;
+  let retriedOutage = false;
   while (pending.length > 0) {
-    const chunk = pending.slice(0, size);
+    const chunk = pending.slice(0, sizes.sizeFor(key));
     try {
-      const answers = await queryChunk(client, token, chunk, pace, followTags);
+      const answers = await sizes.oneAtATime(key, () =>
+        queryChunk(client, token, chunk, pace, followTags, options.shape ?? 'full', (ms) =>
+          sizes.answered(key, chunk.length, ms),
+        ),
+      );
       for (const [fullName, answer] of answers) results.set(fullName, answer);
       pending.splice(0, chunk.length);
-      // A smaller query got through: grow back towards the full size.
-      size = Math.min(GRAPHQL_BATCH_SIZE, size * 2);
+      options.onAnswers?.(answers);
     } catch (error) {
       if (error instanceof PaceWait) throw error;
-      const timedOut = error instanceof RequestError && (error.status === 502 || error.status === 504);
-      if (timedOut && size > 1) {
-        size = Math.max(1, Math.floor(size / 2));
+      const gatewayTimeout = error instanceof RequestError && (error.status === 502 || error.status === 504);
+      // No answer in time: a query larger than the size that always worked may be too heavy;
+      // at that size GitHub is slow or away, and asking again would double the wait.
+      const noAnswer = isTimeout(error);
+      if (gatewayTimeout || noAnswer) sizes.failed(key, chunk.length);
+      else if (error instanceof RequestError && error.status >= 500 && !retriedOutage) {
+        // Another outage answer (500, 503) is asked once more as it was, as Octokit's retry
+        // plugin does for REST (it is off for these queries, whose time-outs halve instead).
+        retriedOutage = true;
         continue;
       }
-      if (timedOut) {
+      if ((gatewayTimeout && chunk.length > 1) || (noAnswer && chunk.length > GRAPHQL_BATCH_START)) continue;
+      if (gatewayTimeout) {
         // Even alone this repository times out: it fails, the others go on.
-        results.set(chunk[0] ?? '', new GitHubError('unreachable', MESSAGES.unreachable));
+        const failure = new GitHubError('unreachable', MESSAGES.unreachable);
+        results.set(chunk[0] ?? '', failure);
         pending.splice(0, 1);
+        options.onAnswers?.(new Map([[chunk[0] ?? '', failure]]));
         continue;
       }
       const failure = toBatchError(error, token);
-      for (const fullName of pending.splice(0)) results.set(fullName, failure);
+      const failed = new Map(pending.splice(0).map((fullName) => [fullName, failure] as const));
+      for (const [fullName, answer] of failed) results.set(fullName, answer);
+      options.onAnswers?.(failed);
     }
   }
   return results;
+}
+
+/** The request's deadline passed before GitHub's answer (headers or body) was in. */
+function isTimeout(error: unknown): boolean {
+  return (
+    error instanceof TransportFailure && error.cause instanceof Error && error.cause.name === 'TimeoutError'
+  );
 }
 
 async function queryChunk(
@@ -133,6 +194,8 @@ async function queryChunk(
   chunk: string[],
   pace: PaceOption,
   followTags: ReadonlySet<string>,
+  shape: BatchShape,
+  onAnswered: (ms: number) => void,
 ): Promise<Map<string, RepositorySnapshot | GitHubError>> {
   const { octokit, url } = client.graphqlClient(token);
   let data: Record<string, GraphqlRepository | null>;
@@ -142,9 +205,10 @@ async function queryChunk(
     // @octokit/graphql refuses them as variable names.
     // One query at a time per token, its pace and its deadline: the client's Octokit plugins.
     data = await octokit.graphql<Record<string, GraphqlRepository | null>>({
-      query: buildBatchQuery(chunk, followTags),
+      query: buildBatchQuery(chunk, followTags, shape),
       url,
-      request: { paceDeadline: pace.deadline },
+      // No same-size retry of a 502/504: the loop above halves and retries instead.
+      request: { paceDeadline: pace.deadline, onAnswered, retries: 0 },
     });
   } catch (error) {
     // The throttling plugin turns a RATE_LIMITED answer (the hour's points spent) into an error

@@ -92,7 +92,12 @@ function pacing(octokit: Octokit, options: { pacing?: PacingOptions; [option: st
     const kind: PaceKind = /\/graphql$/.test(new URL(requestOptions.url, 'http://github.test').pathname)
       ? 'graphql'
       : 'rest';
-    const extra = requestOptions.request as { paceDeadline?: number; callerSignal?: AbortSignal };
+    const extra = requestOptions.request as {
+      paceDeadline?: number;
+      callerSignal?: AbortSignal;
+      /** Told how long GitHub took to answer once the request left (the GraphQL batch sizes). */
+      onAnswered?: (ms: number) => void;
+    };
     const deadline = extra.paceDeadline ?? nowMs(settings.clock) + settings.interactiveWaitMs;
     const interactive = extra.paceDeadline === undefined ? settings.activity : undefined;
     interactive?.begin();
@@ -108,8 +113,11 @@ function pacing(octokit: Octokit, options: { pacing?: PacingOptions; [option: st
     requestOptions.request.signal = extra.callerSignal
       ? AbortSignal.any([extra.callerSignal, timeout])
       : timeout;
+    const leftAt = nowMs(settings.clock);
     try {
-      return await request(requestOptions);
+      const response = await request(requestOptions);
+      extra.onAnswered?.(nowMs(settings.clock) - leftAt);
+      return response;
     } catch (error) {
       // No answer within the deadline, or too large: not retried (a GitHub that didn't answer
       // in time would double the wait), so it leaves as itself rather than as a 500.

@@ -34,6 +34,14 @@ export interface FaultInjector {
    */
   graphqlTooLarge(maxAliases: number): void;
   /**
+   * GraphQL execution time (README.md, "Query time"): each connection request of a query
+   * (its cost before dividing by 100: one per connection per repository) takes `msPerConnection`;
+   * a query that would take longer than `limitMs` (GitHub's 10 s by default) is answered 502
+   * after `limitMs`, and charged (GitHub counts time-outs since July 2025). Until clear(),
+   * which restores the start-up values.
+   */
+  graphqlTime(msPerConnection: number, limitMs?: number): void;
+  /**
    * Answer every request 200 with a JSON body of `bytes` (default 64 MiB), sent as fast as the
    * socket takes it and without `content-length`, until clear(): a client must stop reading.
    */
@@ -54,6 +62,16 @@ export type TransportFault =
   | { kind: 'huge-body'; bytes: number }
   | { kind: 'slow-drip'; intervalMs: number }
   | { kind: 'reset' };
+
+/** How long GraphQL queries take at the double (README.md, "Query time"). */
+export interface GraphqlTime {
+  /** Milliseconds per connection request (per connection per repository); 0: no time charged. */
+  msPerConnection: number;
+  /** A query that would take longer is answered 502 after this long: GitHub's 10 s. */
+  limitMs: number;
+}
+
+export const DEFAULT_GRAPHQL_TIME: GraphqlTime = { msPerConnection: 0, limitMs: 10_000 };
 
 export interface PrimaryLimitFault {
   resource: RateResource;
@@ -78,12 +96,17 @@ export class FaultState {
   hanging = false;
   /** GraphQL queries with more repository fields than this answer 502; undefined: no limit. */
   graphqlMaxAliases: number | undefined;
+  /** GraphQL execution time per connection request, and the time after which a query fails. */
+  graphqlTime: GraphqlTime;
   transport: TransportFault | undefined;
   readonly #defaultLatencyMs: number;
+  readonly #defaultGraphqlTime: GraphqlTime;
 
-  constructor(defaultLatencyMs: number) {
+  constructor(defaultLatencyMs: number, defaultGraphqlTime: Partial<GraphqlTime> = {}) {
     this.#defaultLatencyMs = defaultLatencyMs;
     this.latencyMs = defaultLatencyMs;
+    this.#defaultGraphqlTime = { ...DEFAULT_GRAPHQL_TIME, ...defaultGraphqlTime };
+    this.graphqlTime = this.#defaultGraphqlTime;
   }
 
   /** Takes one injected server error, if any are left. */
@@ -132,6 +155,7 @@ export class FaultState {
     this.secondaryRefusalsLeft = 0;
     this.hanging = false;
     this.graphqlMaxAliases = undefined;
+    this.graphqlTime = this.#defaultGraphqlTime;
     this.transport = undefined;
   }
 }

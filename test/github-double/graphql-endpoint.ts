@@ -28,8 +28,12 @@ import type { JsonObject, JsonValue } from './shapes.ts';
  *    x-ratelimit headers, as GitHub's gateway does when a query runs past 10 seconds;
  * 5. pagination and node limits (graphql-analysis.ts): 200 with `errors`, free;
  * 6. no points left: 200 with `errors: [{type: "RATE_LIMITED", …}]`, free;
- * 7. otherwise the query runs and costs its points (at least 1); repositories that don't
- *    resolve are `null` with a NOT_FOUND error while the other aliases resolve.
+ * 7. a query whose execution time (`graphqlTime`: per connection request) passes the time
+ *    limit (GitHub's 10 s): 502 after the limit, as 4., but charged its points (GitHub counts
+ *    time-outs against the hour since July 2025);
+ * 8. otherwise the query runs (taking its execution time) and costs its points (at least 1);
+ *    repositories that don't resolve are `null` with a NOT_FOUND error while the other aliases
+ *    resolve.
  */
 
 const DOCS_GRAPHQL = 'https://docs.github.com/graphql';
@@ -95,21 +99,7 @@ export function answerGraphql(context: RouteContext, bodyText: string): RouteRes
   const aliases = analysis.repositoryFields;
   const maxAliases = context.faults.graphqlMaxAliases;
   if (maxAliases !== undefined && aliases > maxAliases) {
-    return {
-      status: 502,
-      body: {
-        data: null,
-        errors: [
-          {
-            message: `Something went wrong while executing your query. This may be the result of a timeout, or it could be a GitHub bug. Please include \`${context.requestId}\` when reporting this issue.`,
-          },
-        ],
-      },
-      headers: GRAPHQL_HEADERS,
-      points: 0,
-      rateLimit: null,
-      aliases,
-    };
+    return timedOut(context.requestId, aliases, 0, 0);
   }
   if (analysis.errors.length > 0) {
     return { ...free(200, { errors: analysis.errors }), aliases };
@@ -133,6 +123,12 @@ export function answerGraphql(context: RouteContext, bodyText: string): RouteRes
       rateLimit: quota,
       aliases,
     };
+  }
+
+  const time = context.faults.graphqlTime;
+  const runMs = analysis.requests * time.msPerConnection;
+  if (runMs > time.limitMs) {
+    return timedOut(context.requestId, aliases, analysis.cost, time.limitMs);
   }
 
   const graphqlContext: GraphqlContext = {
@@ -165,7 +161,27 @@ export function answerGraphql(context: RouteContext, bodyText: string): RouteRes
   if (result.errors?.length) {
     body.errors = result.errors.map(errorJson);
   }
-  return { status: 200, body, headers: GRAPHQL_HEADERS, points: analysis.cost, aliases };
+  return { status: 200, body, headers: GRAPHQL_HEADERS, points: analysis.cost, aliases, delayMs: runMs };
+}
+
+/** GitHub's gateway answer for a query that ran past its time limit: 502, no x-ratelimit headers. */
+function timedOut(requestId: string, aliases: number, points: number, delayMs: number): RouteResult {
+  return {
+    status: 502,
+    body: {
+      data: null,
+      errors: [
+        {
+          message: `Something went wrong while executing your query. This may be the result of a timeout, or it could be a GitHub bug. Please include \`${requestId}\` when reporting this issue.`,
+        },
+      ],
+    },
+    headers: GRAPHQL_HEADERS,
+    points,
+    rateLimit: null,
+    aliases,
+    delayMs,
+  };
 }
 
 function free(status: number, body: JsonObject): RouteResult {

@@ -16,7 +16,10 @@ export interface RecordedRequest {
   token: string | null;
   /** Whether it cost quota (a 304 with a token, /rate_limit and rejected requests don't). */
   counted: boolean;
+  /** When it was answered (epoch ms). */
   at: number;
+  /** When it arrived (epoch ms), for requests that reached a route: [receivedAt, at] is in flight. */
+  receivedAt?: number;
   /**
    * GraphQL only, once the query parsed: how many top-level `repository` fields (the app's
    * r0…rN aliases) it asked for, so tests can check batch sizes.

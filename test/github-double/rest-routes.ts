@@ -64,6 +64,8 @@ export interface RouteResult {
   rateLimit?: RateLimitValues | null;
   /** GraphQL: repository fields in the query, recorded in the request log. */
   aliases?: number;
+  /** GraphQL: how long the query ran (graphqlTime); the answer leaves after it. */
+  delayMs?: number;
 }
 
 export interface DoubleRoute {

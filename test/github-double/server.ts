@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Serv
 import type { AddressInfo } from 'node:net';
 import { type DoubleRepository, getCatalogue } from './catalogue.ts';
 import { CONTROL_PREFIX, handleControlRequest } from './control-routes.ts';
-import { type FaultInjector, FaultState } from './faults.ts';
+import { type FaultInjector, FaultState, type GraphqlTime } from './faults.ts';
 import {
   cacheControl,
   commonHeaders,
@@ -69,6 +69,12 @@ export interface GitHubDoubleOptions {
    * `false` turns enforcement off (the counters still count).
    */
   secondary?: SecondaryLimitOptions | false;
+  /**
+   * GraphQL execution time (README.md, "Query time"): `msPerConnection` per connection
+   * request (0 by default: answers take only `latencyMs`), and GitHub's 10 s `limitMs` past
+   * which a query answers 502 (charged).
+   */
+  graphqlTime?: Partial<GraphqlTime>;
 }
 
 export interface GitHubDouble {
@@ -152,7 +158,7 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
     return repo;
   };
   const ledger = new QuotaLedger({ ...DEFAULT_QUOTA_LIMITS, ...options.quota });
-  const faults = new FaultState(options.latencyMs ?? 0);
+  const faults = new FaultState(options.latencyMs ?? 0, options.graphqlTime);
   const log = new RequestLog();
   const secondaryLimits = new SecondaryLimits(options.secondary);
   const revokedTokens = new Set<string>();
@@ -175,7 +181,14 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
   const send = (
     req: IncomingMessage,
     res: ServerResponse,
-    entry: { key: string; caller: Caller; counted: boolean; aliases?: number; secondary?: boolean },
+    entry: {
+      key: string;
+      caller: Caller;
+      counted: boolean;
+      aliases?: number;
+      secondary?: boolean;
+      receivedAt?: number;
+    },
     status: number,
     headers: OutgoingHttpHeaders,
     body: string | undefined,
@@ -202,6 +215,7 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
       token: entry.caller.kind === 'token' ? entry.caller.token : null,
       counted: entry.counted,
       at: Date.now(),
+      ...(entry.receivedAt === undefined ? {} : { receivedAt: entry.receivedAt }),
       ...(entry.aliases === undefined ? {} : { aliases: entry.aliases }),
       ...(entry.secondary ? { secondary: true as const } : {}),
     });
@@ -243,6 +257,7 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
       });
       return;
     }
+    const receivedAt = Date.now();
     // Secondary limits judge a request as it arrives (in flight from now until answered).
     const arrival = new URL(req.url ?? '/', baseUrl).pathname;
     const secondaryKind: SecondaryKind =
@@ -341,6 +356,13 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
       result = notFound();
     }
 
+    if (result.delayMs) {
+      // The query's execution time (graphqlTime): in flight, and answered, only after it.
+      await sleep(result.delayMs);
+      if (closed) {
+        return;
+      }
+    }
     const body = json(result.body);
     const extra: OutgoingHttpHeaders = { ...result.headers };
     if (result.lastModified) {
@@ -358,18 +380,18 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
     // A 304 costs nothing only with a token; anonymous 304s still count (GitHub's rule).
     const points = result.points ?? 1;
     const counted = resource !== null && points > 0 && !(status === 304 && caller.kind === 'token');
+    // A GraphQL time-out is charged but sends no x-ratelimit headers (rateLimit null).
+    const charged = counted && resource !== null ? ledger.charge(caller, resource, points) : undefined;
     const quota =
       result.rateLimit !== undefined
         ? result.rateLimit
         : resource === null
           ? quotaFor(caller, 'core', nowMs)
-          : counted
-            ? ledger.charge(caller, resource, points)
-            : ledger.peek(caller, resource);
+          : (charged ?? ledger.peek(caller, resource));
     if (quota) {
       Object.assign(extra, rateLimitHeaders(quota, resource ?? 'core'));
     }
-    const entry = { key, caller, counted, aliases: result.aliases };
+    const entry = { key, caller, counted, aliases: result.aliases, receivedAt };
     if (status === 304) {
       send(req, res, entry, 304, { ...headers, ...extra }, undefined);
       return;
@@ -509,6 +531,9 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
     },
     graphqlTooLarge: (maxAliases) => {
       faults.graphqlMaxAliases = maxAliases;
+    },
+    graphqlTime: (msPerConnection, limitMs) => {
+      faults.graphqlTime = { msPerConnection, limitMs: limitMs ?? faults.graphqlTime.limitMs };
     },
     clear: () => {
       faults.reset();

@@ -7,7 +7,7 @@ import { inTransaction, isUniqueViolation } from '../../db/database.ts';
 import type { Database, RepositoryRow } from '../../db/schema.ts';
 import type { Etags, GitHubClient } from '../../github/github-client.ts';
 import { GitHubError, MESSAGES } from '../../github/github-error.ts';
-import { fetchRepositoriesWithGraphql, GRAPHQL_BATCH_SIZE } from '../../github/graphql-batch.ts';
+import { fetchRepositoriesWithGraphql } from '../../github/graphql-batch.ts';
 import type { RepositorySnapshot } from '../../github/repository-snapshot.ts';
 import { jobKind } from '../../jobs/job-definition.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
@@ -65,17 +65,29 @@ export class RepositoryAdder {
     );
   }
 
-  /** Reads the next window of names not catalogued (or hidden) over GraphQL (one query per 25). */
+  /** Repositories the token's next GraphQL query carries (learnt by the GitHub client). */
+  windowSize(token: string): number {
+    return this.#deps.github.graphqlBatchSize(token);
+  }
+
+  /**
+   * Reads the next window of names not catalogued (or hidden) over GraphQL: one query of the
+   * size the client learnt for this token (halved and retried inside when GitHub times out),
+   * asking only for what the list row needs (`row` shape). Each query's answers land in `into`
+   * as it returns, and `arrived` is told.
+   */
   async prefetch(
     viewer: Viewer,
     token: string,
     upcoming: { fullName: string | null }[],
     into: Map<string, RepositorySnapshot | GitHubError>,
     examined: Set<string>,
+    arrived: () => void = () => {},
   ): Promise<void> {
     const names: string[] = [];
+    const size = this.windowSize(token);
     for (const item of upcoming) {
-      if (names.length >= GRAPHQL_BATCH_SIZE) break;
+      if (names.length >= size) break;
       const key = item.fullName?.toLowerCase();
       if (!item.fullName || !key || examined.has(key)) continue;
       examined.add(key);
@@ -85,8 +97,13 @@ export class RepositoryAdder {
       names.push(item.fullName);
     }
     if (names.length === 0) return;
-    const results = await fetchRepositoriesWithGraphql(this.#deps.github, token, names);
-    for (const [fullName, result] of results) into.set(fullName.toLowerCase(), result);
+    await fetchRepositoriesWithGraphql(this.#deps.github, token, names, {}, new Set(), {
+      shape: 'row',
+      onAnswers: (answers) => {
+        for (const [fullName, result] of answers) into.set(fullName.toLowerCase(), result);
+        arrived();
+      },
+    });
   }
 
   async addOne(

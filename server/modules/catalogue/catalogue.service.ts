@@ -14,7 +14,6 @@ import { inTransaction, isUniqueViolation } from '../../db/database.ts';
 import type { Database, RepositoryRow } from '../../db/schema.ts';
 import type { GitHubClient } from '../../github/github-client.ts';
 import { GitHubError } from '../../github/github-error.ts';
-import { GRAPHQL_BATCH_SIZE } from '../../github/graphql-batch.ts';
 import { paceEta, queuedAnswer } from '../../github/paced-work.ts';
 import { PaceWait } from '../../github/pacer.ts';
 import type { RepositorySnapshot } from '../../github/repository-snapshot.ts';
@@ -132,6 +131,12 @@ export class CatalogueService {
     /** The next window's GraphQL read, started early; resolves to its failure, if any. */
     let readAhead: Promise<unknown> = Promise.resolve(null);
     let readingAhead = false;
+    /** Settles when a query of the read ahead returns (its rows are written at once). */
+    let arrival = Promise.withResolvers<void>();
+    const arrived = () => {
+      arrival.resolve();
+      arrival = Promise.withResolvers<void>();
+    };
     for (const item of parsed) {
       const base = { index: item.index, input: item.input };
       if (!item.fullName) {
@@ -154,14 +159,16 @@ export class CatalogueService {
             await adder.prefetch(viewer, token, parsed.slice(item.index), prefetched, examined);
           else if (!prefetched.has(key)) {
             // Read ahead: its query is in flight (or failed: then this line meets the same).
+            // Each query's rows are written as it returns, not when the whole window has.
+            while (readingAhead && !prefetched.has(key)) await Promise.race([readAhead, arrival.promise]);
             const failure = await readAhead;
             if (failure && !prefetched.has(key)) throw failure;
           }
           // The next window's query runs while this window's rows are written.
-          if (!readingAhead && examined.size - item.index < 2 * GRAPHQL_BATCH_SIZE) {
+          if (!readingAhead && examined.size - item.index < 2 * adder.windowSize(token)) {
             readingAhead = true;
             readAhead = adder
-              .prefetch(viewer, token, parsed.slice(item.index + 1), prefetched, examined)
+              .prefetch(viewer, token, parsed.slice(item.index + 1), prefetched, examined, arrived)
               .then(
                 () => null,
                 (error: unknown) => error,

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, RepositoryRow } from '../../db/schema.ts';
 import { type Etags, FULL_FETCH_COST, type GitHubClient } from '../../github/github-client.ts';
 import { GitHubError } from '../../github/github-error.ts';
-import { fetchRepositoriesWithGraphql, GRAPHQL_BATCH_SIZE } from '../../github/graphql-batch.ts';
+import { fetchRepositoriesWithGraphql } from '../../github/graphql-batch.ts';
 import { paceEta } from '../../github/paced-work.ts';
 import type { RepositorySnapshot } from '../../github/repository-snapshot.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
@@ -96,12 +96,16 @@ export class SyncEngine {
       deferredUntil: null,
       recounts: 0,
     };
-    const serverToken = this.#deps.github.tokenFor(null);
+    const { github } = this.#deps;
+    const serverToken = github.tokenFor(null);
     const lanes: { private: boolean; size: number; work: (rows: RepositoryRow[]) => Promise<boolean> }[] = [
       serverToken
         ? {
             private: false,
-            size: GRAPHQL_BATCH_SIZE,
+            // As many as the token's next GraphQL query carries (learnt by the GitHub client).
+            get size() {
+              return github.graphqlBatchSize(serverToken);
+            },
             work: (rows) => this.#syncGraphqlBatch(rows, serverToken, run, outcome),
           }
         : { private: false, size: REST_LEASE_SIZE, work: (rows) => this.#syncRestRows(rows, run, outcome) },
@@ -134,7 +138,7 @@ export class SyncEngine {
     return outcome;
   }
 
-  /** Up to 25 public repositories in one GraphQL query; false when GitHub said "later". */
+  /** A GraphQL query's worth of public repositories (25 to 60); false when GitHub said "later". */
   async #syncGraphqlBatch(
     rows: RepositoryRow[],
     token: string,

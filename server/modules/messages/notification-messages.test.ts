@@ -92,3 +92,55 @@ describe('digests', () => {
     expect(text).not.toContain('<!channel>');
   });
 });
+
+describe('the releases and milestones of one sync (issue 23 item 8)', () => {
+  const sync = '2026-11-25T10:00:00.000Z';
+  const batch = (id: number, type: NotifiedEvent['type'], data: unknown, detected = sync) => ({
+    ...event(id, type, data),
+    detected_at: detected,
+  });
+  const releases = ['v1', 'v2', 'v3', 'v4'].map((tag, index) =>
+    batch(index + 1, 'release_published', { tag, name: null, url: null, prerelease: false }),
+  );
+  const base = { appName: 'Tracker', publicUrl: 'https://tracker.example.com' };
+
+  it('heads an instant message with one line for them all and lists each one', () => {
+    const input = { ...base, kind: 'instant' as const, events: releases };
+    expect(headline(input)).toBe('acme/web published 4 releases, v1 … v4');
+    expect(plainText(input).split('\n').slice(0, 7)).toEqual([
+      'acme/web published 4 releases, v1 … v4',
+      '',
+      'acme/web (https://github.com/acme/web)',
+      '  • published release v1',
+      '  • published release v2',
+      '  • published release v3',
+      '  • published release v4',
+    ]);
+    const milestones = [
+      batch(5, 'star_milestone', { milestone: 1000, stars: 5200 }),
+      batch(6, 'star_milestone', { milestone: 5000, stars: 5200 }),
+    ];
+    expect(headline({ ...input, events: milestones })).toBe('acme/web passed 2 star milestones, 1k and 5k');
+  });
+
+  it('lists them as one line in a digest, apart from another sync’s', () => {
+    const later = batch(
+      9,
+      'release_published',
+      { tag: 'v5', name: null, url: null, prerelease: false },
+      '2026-11-25T11:00:00.000Z',
+    );
+    const input = { ...base, kind: 'daily' as const, events: [...releases, later] };
+    expect(plainText(input).split('\n').slice(2, 5)).toEqual([
+      'acme/web (https://github.com/acme/web)',
+      '  • published 4 releases, v1 … v4',
+      '  • published release v5',
+    ]);
+    expect(JSON.stringify(slackPayload(input))).toContain(
+      '• published 4 releases, v1 … v4\\n• published release v5',
+    );
+    expect(discordPayload(input).embeds).toMatchObject([
+      { description: '• published 4 releases, v1 … v4\n• published release v5' },
+    ]);
+  });
+});

@@ -1,3 +1,4 @@
+import { batchLabel, describeBatchAction, isBatchedType } from '#shared/event-text.ts';
 import { type EventType, eventDataSchemas } from '#shared/schemas/activity.ts';
 import { EVENT_TYPE_LABELS } from '#shared/schemas/notifications.ts';
 import type { MailMessage } from './mail-transport.ts';
@@ -13,6 +14,8 @@ export interface NotifiedEvent {
   id: number;
   type: EventType;
   occurred_at: string;
+  /** When it was recorded: the releases and milestones of one sync share it. */
+  detected_at?: string;
   /** The type's details (shared/schemas/activity.ts), as stored. */
   data: unknown;
   repository: { id: string; url: string };
@@ -101,12 +104,53 @@ export function groupByRepository(events: NotifiedEvent[]): RepositoryGroup[] {
   return [...groups.values()];
 }
 
+/**
+ * What a repository's events say, a line each; in a digest the releases (and star milestones)
+ * of one sync are one line, 'published 4 releases, v1.0 … v1.3'.
+ */
+export function repositoryLines(events: NotifiedEvent[], kind: MessageKind): string[] {
+  return kind === 'daily' || kind === 'weekly' ? batchLines(events) : events.map(describeEvent);
+}
+
+/** Events oldest first, the batched ones of one sync and type joined into one line. */
+function batchLines(events: NotifiedEvent[]): string[] {
+  const lines: { key: string | null; events: NotifiedEvent[] }[] = [];
+  for (const event of events) {
+    const key = isBatchedType(event.type) && event.detected_at ? `${event.type} ${event.detected_at}` : null;
+    const same = key === null ? undefined : lines.find((line) => line.key === key);
+    if (same) same.events.push(event);
+    else lines.push({ key, events: [event] });
+  }
+  return lines.map(({ events: batch }) => {
+    const first = batch[0] as NotifiedEvent;
+    if (batch.length === 1 || !isBatchedType(first.type)) return describeEvent(first);
+    const type = first.type;
+    return describeBatchAction(
+      type,
+      batch.map((event) => batchLabel(type, event.data)),
+    );
+  });
+}
+
+/** A repository's lines, at most MAX_EVENTS_PER_REPOSITORY and then '…and N more'. */
+function shownLines(events: NotifiedEvent[], kind: MessageKind): string[] {
+  const lines = repositoryLines(events, kind);
+  const shown = lines.slice(0, MAX_EVENTS_PER_REPOSITORY);
+  if (lines.length > MAX_EVENTS_PER_REPOSITORY)
+    shown.push(`…and ${lines.length - MAX_EVENTS_PER_REPOSITORY} more`);
+  return shown;
+}
+
 /** The message's first line, also the delivery's summary in Settings. */
 export function headline(input: MessageInput): string {
   const { kind, appName, events } = input;
   if (kind === 'test') return `Test message from ${appName}: this channel works.`;
   if (kind === 'instant' && events.length === 1 && events[0]) return eventLine(events[0]);
-  const repositories = groupByRepository(events).length;
+  const groups = groupByRepository(events);
+  const only = groups.length === 1 ? groups[0] : undefined;
+  if (kind === 'instant' && only && only.events.every((event) => isBatchedType(event.type)))
+    return `${only.repository.id} ${batchLines(only.events).join(' and ')}`;
+  const repositories = groups.length;
   const word = kind === 'instant' ? 'activity' : `${kind} digest`;
   return `${appName} ${word}: ${plural(events.length, 'event')} in ${plural(repositories, 'repository', 'repositories')}`;
 }
@@ -120,10 +164,7 @@ export function plainText(input: MessageInput): string {
     const { shown, hidden } = listed(input.events);
     for (const group of shown) {
       lines.push('', `${group.repository.id} (${group.repository.url})`);
-      for (const event of group.events.slice(0, MAX_EVENTS_PER_REPOSITORY))
-        lines.push(`  • ${describeEvent(event)}`);
-      if (group.events.length > MAX_EVENTS_PER_REPOSITORY)
-        lines.push(`  • …and ${group.events.length - MAX_EVENTS_PER_REPOSITORY} more`);
+      for (const line of shownLines(group.events, input.kind)) lines.push(`  • ${line}`);
     }
     if (hidden > 0) lines.push('', `…and ${plural(hidden, 'more repository', 'more repositories')}.`);
   } else if (input.events[0]) {
@@ -148,11 +189,7 @@ export function slackPayload(input: MessageInput) {
   if (input.kind !== 'test') {
     const { shown, hidden } = listed(input.events);
     for (const group of shown) {
-      const lines = group.events
-        .slice(0, MAX_EVENTS_PER_REPOSITORY)
-        .map((event) => `• ${slackEscape(describeEvent(event))}`);
-      if (group.events.length > MAX_EVENTS_PER_REPOSITORY)
-        lines.push(`• …and ${group.events.length - MAX_EVENTS_PER_REPOSITORY} more`);
+      const lines = shownLines(group.events, input.kind).map((line) => `• ${slackEscape(line)}`);
       const link = `<${group.repository.url}|${slackEscape(group.repository.id)}>`;
       blocks.push({
         type: 'section',
@@ -178,11 +215,7 @@ export function discordPayload(input: MessageInput) {
   if (input.kind !== 'test') {
     const groups = groupByRepository(input.events);
     for (const group of groups.slice(0, DISCORD_EMBEDS)) {
-      const lines = group.events
-        .slice(0, MAX_EVENTS_PER_REPOSITORY)
-        .map((event) => `• ${describeEvent(event)}`);
-      if (group.events.length > MAX_EVENTS_PER_REPOSITORY)
-        lines.push(`• …and ${group.events.length - MAX_EVENTS_PER_REPOSITORY} more`);
+      const lines = shownLines(group.events, input.kind).map((line) => `• ${line}`);
       embeds.push({
         title: truncate(group.repository.id, 256),
         url: group.repository.url,
@@ -202,8 +235,9 @@ export function discordPayload(input: MessageInput) {
 
 /**
  * The generic webhook's body (docs/product.md#notification-messages):
- * `{ type, kind, app, text, events: [{ id, type, occurred_at, data, text, repository }],
- * repositories: [{ id, url, event_ids }] }`, plus `event` and `repository` for an instant one.
+ * `{ type, kind, app, text, events: [{ id, type, occurred_at, detected_at, data, text, repository }],
+ * repositories: [{ id, url, event_ids }] }`, plus `event` and `repository` for an instant message
+ * of one event (an instant message of one sync's releases lists them in `events` only).
  */
 export function webhookPayload(input: MessageInput) {
   const events = [...input.events]
@@ -212,6 +246,7 @@ export function webhookPayload(input: MessageInput) {
       id: event.id,
       type: event.type,
       occurred_at: event.occurred_at,
+      ...(event.detected_at ? { detected_at: event.detected_at } : {}),
       data: event.data,
       text: eventLine(event),
       repository: event.repository,

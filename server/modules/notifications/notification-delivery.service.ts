@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { isBatchedType } from '#shared/event-text.ts';
 import type { EventType } from '#shared/schemas/activity.ts';
 import { CHANNEL_FAILURE_LIMIT, type DeliveryKind } from '#shared/schemas/notifications.ts';
 import type { AppConfig } from '../../config.ts';
@@ -60,7 +61,7 @@ export class NotificationDeliveryService {
   /**
    * Reads the events recorded since the cursor and matches them to every live rule by type and
    * tag, for members who may see the repository: an instant rule gets a delivery (and its job)
-   * per event, a digest rule an item for its next digest. The cursor moves in the same
+   * per event — one for the releases and star milestones of one repository and sync — a digest rule an item for its next digest. The cursor moves in the same
    * transaction as the rows it produced, compare-and-set, so with several instances each event
    * is dispatched once. `deadline` is on the clock (milliseconds); `signal` (shutdown) stops it
    * between batches, the cursor where the last batch left it.
@@ -77,30 +78,44 @@ export class NotificationDeliveryService {
       const events = await queries.listEventsAfter(db, cursor, DISPATCH_BATCH);
       if (events.length === 0) break;
       const tags = await queries.tagKeysOf(db, [...new Set(events.map((event) => event.repository_id))]);
-      const instant: { rule: (typeof rules)[number]; event: EventRow }[] = [];
+      // One instant message per rule and event, except the releases and star milestones of one
+      // repository and one sync (recorded together, so sharing their detection time): one
+      // message per rule for all of them.
+      const instant = new Map<string, { rule: (typeof rules)[number]; events: EventRow[] }>();
       const digest: { rule_id: number; event_id: number }[] = [];
       for (const event of events) {
         for (const rule of rules) {
           if (!ruleMatches(rule, event, tags.get(event.repository_id))) continue;
           if (!(await visible.check({ id: rule.user_id, is_admin: rule.is_admin === 1 }, event.full_name)))
             continue;
-          if (rule.cadence === 'instant') instant.push({ rule, event });
-          else digest.push({ rule_id: rule.id, event_id: event.id });
+          if (rule.cadence !== 'instant') {
+            digest.push({ rule_id: rule.id, event_id: event.id });
+            continue;
+          }
+          const key = isBatchedType(event.type)
+            ? `${rule.id} ${event.repository_id} ${event.detected_at}`
+            : `${rule.id} event ${event.id}`;
+          const message = instant.get(key) ?? { rule, events: [] };
+          message.events.push(event);
+          instant.set(key, message);
         }
       }
       const last = events[events.length - 1]?.id ?? cursor;
       const now = isoNow(clock);
       const moved = await db.transaction().execute(async (trx) => {
         if (!(await queries.advanceCursor(trx, queries.DISPATCH_CURSOR, cursor, last, now))) return false;
-        for (const { rule, event } of instant) {
+        for (const { rule, events: grouped } of instant.values()) {
           const delivery = await queries.insertDelivery(trx, {
             user_id: rule.user_id,
             channel_id: rule.channel_id,
             rule_id: rule.id,
             kind: 'instant',
-            event_ids: JSON.stringify([event.id]),
-            event_count: 1,
-            summary: headline(messageInput(this.#deps.config, 'instant', [toNotified(event)])),
+            event_ids: JSON.stringify(grouped.map((event) => event.id)),
+            event_count: grouped.length,
+            summary: headline(messageInput(this.#deps.config, 'instant', grouped.map(toNotified))).slice(
+              0,
+              500,
+            ),
             status: 'pending',
             attempts: 0,
             created_at: now,
@@ -114,7 +129,7 @@ export class NotificationDeliveryService {
       // Another instance dispatched these events first: it owns them, and we stop here.
       if (!moved) break;
       outcome.events += events.length;
-      outcome.deliveries += instant.length;
+      outcome.deliveries += instant.size;
       outcome.digestItems += digest.length;
     }
     return outcome;
@@ -294,6 +309,7 @@ function toNotified(row: EventRow): NotifiedEvent {
     id: row.id,
     type: row.type as EventType,
     occurred_at: row.occurred_at,
+    detected_at: row.detected_at,
     data,
     repository: { id: row.full_name, url: row.url },
   };

@@ -418,7 +418,10 @@ describe('recovery', () => {
     const repo = await repository('acme/restored');
     await t.app.services.jobs.stop();
     try {
-      await record(release(repo.id, 'v1'), release(repo.id, 'v2'));
+      // Two syncs (one release each), so two deliveries: one sync's releases would be one.
+      await record(release(repo.id, 'v1'));
+      clock.advance(1);
+      await record(release(repo.id, 'v2'));
       await engine().dispatch();
       const [lost, died] = await deliveries(member);
       // A restore empties the job queue; a job cut off on its last attempt never wrote back.

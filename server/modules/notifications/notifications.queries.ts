@@ -146,6 +146,8 @@ export interface EventRow {
   repository_id: number;
   type: string;
   occurred_at: string;
+  /** When it was recorded: the events one sync (or add) writes share it. */
+  detected_at: string;
   data: string;
   full_name: string;
   url: string;
@@ -160,6 +162,7 @@ function eventsWithRepository(db: Db) {
       'repository_events.repository_id',
       'repository_events.type',
       'repository_events.occurred_at',
+      'repository_events.created_at as detected_at',
       'repository_events.data',
       'repositories.full_name',
       'repositories.url',

@@ -8,11 +8,12 @@ import { runCatalogueBench } from './catalogue.bench.ts';
 import { runFirstScreenBench } from './first-screen.bench.ts';
 import { machine, writeSection } from './lib/results.ts';
 import { runMatcherBench } from './matcher.bench.ts';
-import { runSyncBench } from './sync.bench.ts';
+import { runImportBench, runSyncBench } from './sync.bench.ts';
 
 const PARTS: Record<string, () => Promise<object>> = {
   catalogue: runCatalogueBench,
   sync: runSyncBench,
+  import: runImportBench,
   matcher: runMatcherBench,
   'first-screen': runFirstScreenBench,
 };

@@ -30,7 +30,7 @@ export const GRAPHQL_BATCH_SIZE = GRAPHQL_BATCH_START;
 
 /**
  * `full`: everything a sync stores (ten recent commits, releases or tags). `row`: what an
- * import needs to show and store its list row (docs/product.md#adding-repositories): no
+ * import needs to show and store its list row (docs/product.md#batch-and-import): no
  * releases (the first sync reads them) and only the newest commit (the last-commit date): four
  * connections per repository instead of five, so 60 repositories cost 2 points instead of 3.
  */

@@ -11,8 +11,10 @@
  *   5. the integration tests and the security suites again on PostgreSQL: skipped with a
  *      printed line when no server answers, except under CI=true, where a stopped local
  *      cluster is started and failure to reach it fails the run
- *   6. the web build and the Playwright journeys in Debian's chromium (installed when missing
- *      and permitted; mandatory under CI=true)
+ *   6. the web build, the first screens' size check on it (scripts/check-first-load.ts: the
+ *      gzip JS and CSS of the landing, sign-in and list screens against their budgets), and the
+ *      Playwright journeys in Debian's chromium (installed when missing and permitted;
+ *      mandatory under CI=true)
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -142,6 +144,7 @@ if (await ensurePostgres(ci)) {
 
 if (await ensureChromium()) {
   await check('build', 'npm', ['run', '--silent', 'build']);
+  await check('first-load size', process.execPath, ['scripts/check-first-load.ts']);
   await playwright();
 } else if (ci) {
   console.error('\nChromium is required for the browser journeys under CI and could not be installed.');

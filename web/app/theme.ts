@@ -2,8 +2,8 @@ import {
   type CSSVariablesResolver,
   createTheme,
   localStorageColorSchemeManager,
-  Modal,
-  Notification,
+  type ModalProps,
+  type NotificationProps,
 } from '@mantine/core';
 import { STORAGE_KEYS } from '#shared/constants.ts';
 
@@ -19,10 +19,13 @@ export const theme = createTheme({
   fontFamily:
     'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '700' },
-  // Mantine's close buttons are icons without a name (axe: button-name, critical).
+  // Mantine's close buttons are icons without a name (axe: button-name, critical). Plain objects,
+  // as `Modal.extend` would give: calling it put the whole Modal in the first load.
   components: {
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } } }),
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } satisfies Partial<ModalProps> },
+    Notification: {
+      defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } } satisfies Partial<NotificationProps>,
+    },
   },
 });
 

@@ -1,0 +1,102 @@
+/**
+ * The first screens' size check (issue 23 item 2, docs/benchmarks.md), run by `npm test` after
+ * the web build: from web/dist/.vite/manifest.json, the gzip size of the JS and CSS each first
+ * screen loads — the entry, the screen's chunk, everything they import statically, and their
+ * CSS — against its budget. Sizes are exact (gzip at the level the server compresses with), so
+ * there is no tolerance. `npm run bench -- first-screen` measures the same screens in Chromium,
+ * headers included.
+ *
+ *   node scripts/check-first-load.ts   # prints the table; exits 1 past a ceiling
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  css?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+export interface Screen {
+  name: string;
+  /** Manifest keys (sources relative to web/) the screen loads, besides the entry. */
+  chunks: string[];
+  /** The issue's budget, in kB (1,000 bytes) of gzip. */
+  budget: number;
+  /**
+   * What the check holds today while the budget is not met yet: a screen past it fails the
+   * test command. Lowered to the budget once the figure is under it.
+   */
+  ceiling: number;
+}
+
+const SIGNED_IN = [
+  'app/shell/member-styles.ts',
+  'app/shell/member-navbar.tsx',
+  'features/repositories/routes/repository-list.tsx',
+  'app/prefetch-list.ts',
+];
+
+export const SCREENS: Screen[] = [
+  { name: 'landing #/', chunks: ['features/landing/routes/landing.tsx'], budget: 150, ceiling: 210 },
+  { name: 'sign-in #/login', chunks: ['features/auth/routes/login.tsx'], budget: 150, ceiling: 250 },
+  {
+    name: 'sign-in → list #/home',
+    chunks: ['features/auth/routes/login.tsx', ...SIGNED_IN],
+    budget: 250,
+    ceiling: 380,
+  },
+];
+
+/** Every file (JS and CSS) the entry and `chunks` load before they run. */
+export function filesLoaded(manifest: Manifest, chunks: string[]): Set<string> {
+  const files = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`${key} is not in the build's manifest: run \`npm run build\``);
+    files.add(chunk.file);
+    for (const css of chunk.css ?? []) files.add(css);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit('index.html');
+  for (const key of chunks) visit(key);
+  return files;
+}
+
+export function gzipBytes(distDir: string, files: Iterable<string>): number {
+  let total = 0;
+  for (const file of files) total += gzipSync(readFileSync(join(distDir, file))).length;
+  return total;
+}
+
+export function measureScreens(distDir: string): { screen: Screen; kb: number; files: number }[] {
+  const manifest = JSON.parse(readFileSync(join(distDir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
+  return SCREENS.map((screen) => {
+    const files = filesLoaded(manifest, screen.chunks);
+    return { screen, kb: gzipBytes(distDir, files) / 1000, files: files.size };
+  });
+}
+
+if (import.meta.main) {
+  const distDir = join(import.meta.dirname, '..', 'web', 'dist');
+  let failed = 0;
+  console.log('| screen | JS + CSS, gzip | files | budget | check |');
+  console.log('|---|---|---|---|---|');
+  for (const { screen, kb, files } of measureScreens(distDir)) {
+    const limit = Math.min(screen.budget, screen.ceiling);
+    const verdict =
+      kb <= screen.budget
+        ? 'budget met'
+        : kb <= screen.ceiling
+          ? `budget missed by ${(kb - screen.budget).toFixed(1)} kB; held at ${screen.ceiling} kB`
+          : `**over ${limit} kB**`;
+    if (kb > screen.ceiling) failed += 1;
+    console.log(`| ${screen.name} | ${kb.toFixed(1)} kB | ${files} | ≤ ${screen.budget} kB | ${verdict} |`);
+  }
+  process.exit(failed > 0 ? 1 : 0);
+}

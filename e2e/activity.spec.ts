@@ -84,26 +84,29 @@ test('the activity journey', async ({ request }) => {
   // The page of the last one shows its own recent activity, in its Activity tab.
   await page.getByRole('tab', { name: 'Activity' }).click();
   const recent = page.getByRole('region', { name: 'Recent activity' });
-  await expect(recent.getByRole('listitem').first()).toContainText('openai/codex passed 100k stars');
+  // One sync crossed both milestones: one row (issue 23 item 8), each milestone a click away.
+  await expect(recent.getByRole('listitem').first()).toContainText('openai/codex passed 50k and 100k stars');
+  await recent.getByRole('button', { name: 'Show each milestone (2)' }).click();
   await expect(recent).toContainText('openai/codex passed 50k stars');
+  await expect(recent).toContainText('openai/codex passed 100k stars');
   await expect(recent).toContainText('was added to the catalogue');
   await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-detail-activity.png`, fullPage: true });
   await recent.getByRole('link', { name: 'See all activity' }).click();
   await expect(page).toHaveURL(/#\/activity\?repository=openai%2Fcodex$/);
-  await expect(events().getByRole('listitem')).toHaveCount(3);
+  await expect(events().getByRole('listitem')).toHaveCount(2);
 
   // ---- the whole feed, then filtered ---------------------------------------------------------------
   await page.goto('/#/activity');
   await expect(events()).toContainText('discord/manifold is no longer archived');
   await expect(events()).toContainText('vinta/awesome-python changed its description');
   await expect(events()).toContainText('vinta/awesome-python removed topic awesome');
-  await expect(events()).toContainText('openai/codex passed 100k stars');
+  await expect(events()).toContainText('openai/codex passed 50k and 100k stars');
 
   await page.getByRole('combobox', { name: 'Event types' }).click();
   await page.getByRole('option', { name: 'Star milestone' }).click();
   await page.keyboard.press('Escape');
   await expect(page).toHaveURL(/type=star_milestone/);
-  await expect(events().getByRole('listitem')).toHaveCount(2);
+  await expect(events().getByRole('listitem')).toHaveCount(1);
   await expect(events()).not.toContainText('was added');
 
   await page.goto(`/#/activity?tag=${TAG}&type=unarchived`);
@@ -112,7 +115,7 @@ test('the activity journey', async ({ request }) => {
   await page.goto('/#/activity?tag=no-such-tag');
   await expect(page.getByRole('heading', { name: 'No events match these filters' })).toBeVisible();
   await page.getByRole('button', { name: 'Clear filters' }).click();
-  await expect(events()).toContainText('openai/codex passed 100k stars');
+  await expect(events()).toContainText('openai/codex passed 50k and 100k stars');
 
   // ---- the Atom feed: its address is made in Settings and read by a feed reader --------------------
   await page.goto('/#/settings?tab=notifications');
@@ -138,7 +141,7 @@ const screens: Screen[] = [
     path: '/#/activity',
     ready: async (page) => {
       await expect(page.getByRole('list', { name: 'Events' })).toContainText(
-        'openai/codex passed 100k stars',
+        'openai/codex passed 50k and 100k stars',
       );
     },
   },

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { describeEvent, describeEventDetail, formatMilestone } from './event-text.ts';
+import {
+  batchLabel,
+  describeBatchAction,
+  describeEvent,
+  describeEventDetail,
+  formatMilestone,
+} from './event-text.ts';
 import type { ActivityEvent } from './schemas/activity.ts';
 
 const repository = { id: 'octo/widget', full_name: 'octo/widget', name: 'widget' };
@@ -86,5 +92,16 @@ describe('describeEvent', () => {
       '250k',
       '1M',
     ]);
+  });
+
+  it('words the releases and milestones of one sync as one line (issue 23 item 8)', () => {
+    expect(describeBatchAction('release_published', ['v1', 'v2', 'v3', 'v4'])).toBe(
+      'published 4 releases, v1 … v4',
+    );
+    expect(describeBatchAction('release_published', ['v1', 'v2'])).toBe('published 2 releases, v1 and v2');
+    expect(describeBatchAction('star_milestone', ['50k', '100k'])).toBe('passed 50k and 100k stars');
+    expect(describeBatchAction('star_milestone', ['1k', '5k', '10k'])).toBe('passed 1k, 5k and 10k stars');
+    expect(batchLabel('star_milestone', { milestone: 100_000, stars: 100_200 })).toBe('100k');
+    expect(batchLabel('release_published', { tag: 'v2.0.0' })).toBe('v2.0.0');
   });
 });

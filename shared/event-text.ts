@@ -89,17 +89,17 @@ export function isBatchedType(type: string): type is BatchedEventType {
 
 /**
  * What several events of one sync did, after the repository's name, from their labels oldest
- * first (release tags, or milestones as '10k'): 'published 4 releases, v1.0 … v1.3',
- * 'passed 2 star milestones, 1k and 5k'.
+ * first (release tags, or milestones as '10k'): 'published 4 releases, v1.0 … v1.3' (two:
+ * 'v1.0 and v1.1'), 'passed 1k, 5k and 10k stars' (at most nine milestones: each is named).
  */
 export function describeBatchAction(type: BatchedEventType, labels: readonly string[]): string {
   const first = labels[0] ?? '';
   const last = labels.at(-1) ?? '';
+  if (type === 'star_milestone')
+    return `passed ${labels.length <= 1 ? first : `${labels.slice(0, -1).join(', ')} and ${last}`} stars`;
   const span =
     labels.length <= 1 ? first : labels.length === 2 ? `${first} and ${last}` : `${first} … ${last}`;
-  return type === 'release_published'
-    ? `published ${labels.length} ${labels.length === 1 ? 'release' : 'releases'}, ${span}`
-    : `passed ${labels.length} star ${labels.length === 1 ? 'milestone' : 'milestones'}, ${span}`;
+  return `published ${labels.length} ${labels.length === 1 ? 'release' : 'releases'}, ${span}`;
 }
 
 /** An event's label within its batch: the release's tag, or the milestone ('10k'). */

@@ -72,4 +72,18 @@ describe('EventRows', () => {
       'https://github.com/vercel/next.js/releases/tag/v1',
     );
   });
+
+  it('shows the star milestones of one sync as one row', () => {
+    const milestone = (id: number, value: number): ActivityEvent => ({
+      id,
+      type: 'star_milestone',
+      occurred_at: today,
+      detected_at: today,
+      repository: react,
+      data: { milestone: value, stars: 101_000 },
+    });
+    const list = show([milestone(12, 100_000), milestone(11, 50_000)]);
+    expect(rows(list)).toEqual(['Star milestone: facebook/react passed 50k and 100k stars']);
+    expect(screen.getByRole('button', { name: 'Show each milestone (2)' })).toBeVisible();
+  });
 });

@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { startNotificationsApp } from '../../../test/helpers/notifications-app.ts';
 import type { TestApp } from '../../../test/helpers/test-app.ts';
+import { wholeSyncs } from './notification-delivery.service.ts';
+import type { EventRow } from './notifications.queries.ts';
 
 /**
  * Issue 23 item 8: one sync publishing several releases records an event per release, but makes
@@ -87,5 +89,33 @@ describe('releases of one sync', () => {
       '',
     ]);
     expect((await deliveries(member)).length).toBe(7);
+  });
+});
+
+describe('a dispatcher step', () => {
+  const row = (id: number, type: string, repository_id: number, detected_at: string): EventRow => ({
+    id,
+    type,
+    repository_id,
+    detected_at,
+    occurred_at: detected_at,
+    data: '{}',
+    full_name: `acme/${repository_id}`,
+    url: `https://github.com/acme/${repository_id}`,
+  });
+  const a = '2026-11-25T10:00:00.000Z';
+  const b = '2026-11-25T10:00:01.000Z';
+
+  it('leaves a sync that may go on past a full step to the next step', () => {
+    const step = [
+      row(1, 'archived', 1, a),
+      row(2, 'release_published', 2, b),
+      row(3, 'release_published', 2, b),
+    ];
+    expect(wholeSyncs(step, 3).map((event) => event.id)).toEqual([1]);
+    // Not full: nothing follows yet. All one sync: kept, or the cursor would never move.
+    expect(wholeSyncs(step, 4)).toHaveLength(3);
+    expect(wholeSyncs(step.slice(1), 2)).toHaveLength(2);
+    expect(wholeSyncs([row(1, 'release_published', 1, a), row(2, 'archived', 1, a)], 2)).toHaveLength(2);
   });
 });

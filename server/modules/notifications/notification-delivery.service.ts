@@ -75,7 +75,7 @@ export class NotificationDeliveryService {
       if (options.deadline !== undefined && nowMs(clock) > options.deadline) break;
       if (options.signal?.aborted) break;
       const cursor = await queries.readCursor(db, queries.DISPATCH_CURSOR, isoNow(clock));
-      const events = await queries.listEventsAfter(db, cursor, DISPATCH_BATCH);
+      const events = wholeSyncs(await queries.listEventsAfter(db, cursor, DISPATCH_BATCH), DISPATCH_BATCH);
       if (events.length === 0) break;
       const tags = await queries.tagKeysOf(db, [...new Set(events.map((event) => event.repository_id))]);
       // One instant message per rule and event, except the releases and star milestones of one
@@ -283,6 +283,28 @@ class VisibilityCache {
     this.#answers.set(key, answer);
     return answer;
   }
+}
+
+/**
+ * A full step's events without the trailing ones of a sync that may go on past it, so the
+ * releases of one sync are never split between two messages (the next step starts with them).
+ * A step made only of one sync's events is kept whole.
+ */
+export function wholeSyncs(events: EventRow[], limit: number): EventRow[] {
+  const last = events.at(-1);
+  if (events.length < limit || !last || !isBatchedType(last.type)) return events;
+  let end = events.length;
+  while (end > 0) {
+    const event = events[end - 1] as EventRow;
+    if (
+      !isBatchedType(event.type) ||
+      event.repository_id !== last.repository_id ||
+      event.detected_at !== last.detected_at
+    )
+      break;
+    end -= 1;
+  }
+  return end === 0 ? events : events.slice(0, end);
 }
 
 /** A rule matches an event of one of its types (or any) on a repository with one of its tags (or any). */

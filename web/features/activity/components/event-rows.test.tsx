@@ -5,8 +5,9 @@ import { renderWithProviders } from '../../../../test/web/render.tsx';
 import { EventRows } from './event-rows.tsx';
 
 /** Issue 23 items 7 and 8: both times where they differ, and one row per repository and sync. */
-const now = new Date('2026-11-26T15:00:00.000Z');
-const today = '2026-11-26T09:30:00.000Z';
+const now = new Date('2026-11-26T12:00:00.000Z');
+// A quarter of an hour before `now`: the same day in (almost) every time zone.
+const today = '2026-11-26T11:45:00.000Z';
 const fourMonthsAgo = '2026-07-20T12:00:00.000Z';
 const next = { id: 'vercel/next.js', full_name: 'vercel/next.js', name: 'next.js' };
 const react = { id: 'facebook/react', full_name: 'facebook/react', name: 'react' };

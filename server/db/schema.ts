@@ -129,6 +129,12 @@ export interface RepositoriesTable {
   etags: string;
   created_at: string;
   updated_at: string;
+  /**
+   * Stars gained in the last 7 and 30 days by the stored daily history (null: no stored day
+   * old enough), recomputed whenever metrics are written (server/modules/history/growth.queries.ts).
+   */
+  stars_7d: ColumnType<number | null, number | null | undefined, number | null>;
+  stars_30d: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** The sync engine's schedule, one row per repository (derived: not backed up). */

@@ -215,7 +215,9 @@ describe('query plans use the indexes', () => {
     async (sort) => {
       for (const order of ['asc', 'desc'] as const) {
         const choice = resolveSort({ sort, order });
-        const key = ['stars', 'forks', 'issues', 'commits'].includes(sort) ? 5 : 'm';
+        const key = ['stars', 'forks', 'issues', 'commits', 'growth_7d', 'growth_30d'].includes(sort)
+          ? 5
+          : 'm';
         const query = valuesPageQuery(source.db, admin, normalizeFilters({}), choice, 51, { key, id: 10 });
         const text = await plan(query.compile());
         expect(text, text).toContain(`repositories_sort_${sort}_idx`);

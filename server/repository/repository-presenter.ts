@@ -39,6 +39,7 @@ export function presentSummary(row: RepositoryListRow): RepositorySummary {
     github_id: row.github_id,
     comment_count: row.comment_count,
     version_count: row.version_count,
+    growth: { stars_7d: row.stars_7d ?? null, stars_30d: row.stars_30d ?? null },
   };
 }
 

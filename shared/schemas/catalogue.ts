@@ -25,6 +25,8 @@ export const CATALOGUE_SORTS = [
   'last_synced',
   'created_at',
   'updated_at',
+  'growth_7d',
+  'growth_30d',
 ] as const;
 export type CatalogueSort = (typeof CATALOGUE_SORTS)[number];
 export type CatalogueOrder = 'asc' | 'desc';
@@ -42,6 +44,8 @@ const DESCENDING_FIRST: ReadonlySet<CatalogueSort> = new Set([
   'forks',
   'issues',
   'commits',
+  'growth_7d',
+  'growth_30d',
 ]);
 
 export function defaultCatalogueOrder(sort: CatalogueSort): CatalogueOrder {
@@ -104,6 +108,15 @@ export const catalogueFilterShape = {
     .describe('exact, case-insensitive'),
   min_stars: starsParam('Minimum stars', MIN_STARS_NEGATIVE).optional(),
   max_stars: starsParam('Maximum stars', MAX_STARS_NEGATIVE).optional(),
+  min_growth_30d: z.coerce
+    .number({ error: 'Minimum growth (30 days) must be a whole number.' })
+    .int('Minimum growth (30 days) must be a whole number.')
+    .min(-STARS_MAX, 'Minimum growth (30 days) is too small.')
+    .max(STARS_MAX, 'Minimum growth (30 days) is too large.')
+    .optional()
+    .describe(
+      'stars gained in the last 30 days at least this (repositories without 30 days of history never match)',
+    ),
   archived: booleanParam('archived').optional(),
   gone: booleanParam('gone').optional(),
   added_by: z
@@ -240,6 +253,19 @@ export const statCardsSchema = z.object({
 });
 export type StatCards = z.infer<typeof statCardsSchema>;
 
+/** One repository of "Fastest growing, last 30 days". */
+export const growingRepositorySchema = z.object({
+  /** GitHub full name, owner/name (the repository's id in the API). */
+  id: z.string(),
+  name: z.string(),
+  stars: z.number().int(),
+  stars_30d: z.number().int(),
+});
+export type GrowingRepository = z.infer<typeof growingRepositorySchema>;
+
+/** How many repositories "Fastest growing" lists. */
+export const FASTEST_GROWING_LIMIT = 10;
+
 export const catalogueStatsResponseSchema = z
   .object({
     /** Every repository the caller may see, filters aside ("… of Y repositories"). */
@@ -249,6 +275,11 @@ export const catalogueStatsResponseSchema = z
     licenses: z.array(nameCountSchema),
     /** The 10 most used topics (lower-cased), most common first, then by name. */
     top_topics: z.array(nameCountSchema),
+    /**
+     * The 10 repositories that gained the most stars in the last 30 days (more than none),
+     * most first, then by name; those without 30 days of history are left out.
+     */
+    fastest_growing: z.array(growingRepositorySchema),
     /** The stars chart's buckets, in order, empty ones included. */
     star_buckets: z.array(z.object({ label: z.string(), count: z.number().int().nonnegative() })),
     /** What the filter inputs offer: distinct values over every visible repository, by name. */

@@ -46,6 +46,19 @@ export const commitSchema = z
   .meta({ id: 'Commit' });
 export type Commit = z.infer<typeof commitSchema>;
 
+/**
+ * Stars gained in the last 7 and 30 days, by the stored daily history and the star-history
+ * backfill: the latest stored day's stars minus those of the latest stored day at or before 7
+ * (30) days earlier; null when no stored day is that old.
+ */
+export const repositoryGrowthSchema = z
+  .object({
+    stars_7d: z.number().int().nullable(),
+    stars_30d: z.number().int().nullable(),
+  })
+  .meta({ id: 'RepositoryGrowth' });
+export type RepositoryGrowth = z.infer<typeof repositoryGrowthSchema>;
+
 /** A repository as lists show it: every field but the nested collections. */
 export const repositorySummarySchema = z
   .object({
@@ -76,6 +89,7 @@ export const repositorySummarySchema = z
     github_id: z.number().int(),
     comment_count: z.number().int(),
     version_count: z.number().int(),
+    growth: repositoryGrowthSchema,
   })
   .meta({ id: 'RepositorySummary' });
 export type RepositorySummary = z.infer<typeof repositorySummarySchema>;

@@ -112,6 +112,10 @@ const CREATED_AT = [
   '2026-06-15T12:00:00.000Z',
 ] as const;
 
+/** Stars gained (null: not enough history), ties and negatives included. */
+const GROWTH_7D = [null, 0, 5, 5, -2, 120, null, 40] as const;
+const GROWTH_30D = [null, 3, 10, 10, -7, 4000, 250, null, 0] as const;
+
 /** A verified member (or admin) the catalogue fixtures can attribute repositories to. */
 export async function insertCatalogueUser(
   db: Kysely<Database>,
@@ -208,8 +212,19 @@ export async function seedCatalogue(
 ): Promise<{ rows: RepositoryRow[]; access: Map<number, number[]> }> {
   const rows: RepositoryRow[] = [];
   const access = new Map<number, number[]>();
-  for (const entry of catalogue) {
-    const row = await insertRepository(db, entry.row, new Date(Date.now() + 86_400_000));
+  for (const [index, entry] of catalogue.entries()) {
+    const inserted = await insertRepository(db, entry.row, new Date(Date.now() + 86_400_000));
+    // Growth as the history module keeps it (from the index, not the generator, so the other
+    // columns stay as they were; written apart, as older schemas lack the columns).
+    const row = await db
+      .updateTable('repositories')
+      .set({
+        stars_7d: GROWTH_7D[index % GROWTH_7D.length] ?? null,
+        stars_30d: GROWTH_30D[index % GROWTH_30D.length] ?? null,
+      })
+      .where('id', '=', inserted.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     rows.push(row);
     for (const userId of entry.access) await grantAccess(db, row.id, userId, CATALOGUE_NOW.toISOString());
     access.set(row.id, entry.access);
@@ -268,6 +283,10 @@ function sortKey(row: RepositoryRow, sort: CatalogueSort): string | number | nul
     case 'issues':
     case 'commits':
       return row[sort];
+    case 'growth_7d':
+      return row.stars_7d;
+    case 'growth_30d':
+      return row.stars_30d;
     default:
       return row[sort];
   }
@@ -308,6 +327,11 @@ export function referenceQuery(
     if (language && asciiLower(row.language ?? '') !== language) return false;
     if (query.min_stars !== undefined && row.stars < query.min_stars) return false;
     if (query.max_stars !== undefined && row.stars > query.max_stars) return false;
+    if (
+      query.min_growth_30d !== undefined &&
+      (row.stars_30d === null || row.stars_30d < query.min_growth_30d)
+    )
+      return false;
     if (query.archived !== undefined && (row.archived === 1) !== query.archived) return false;
     if (query.gone !== undefined && (row.gone === 1) !== query.gone) return false;
     if (query.added_by === 'me' && row.user_id !== viewer.id) return false;

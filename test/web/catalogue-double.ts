@@ -80,6 +80,11 @@ function matches(row: RepositorySummary, filters: Partial<CatalogueFilters>, vie
   if (language && (row.language ?? '').toLowerCase() !== language) return false;
   if (filters.min_stars !== undefined && row.stars < filters.min_stars) return false;
   if (filters.max_stars !== undefined && row.stars > filters.max_stars) return false;
+  if (
+    filters.min_growth_30d !== undefined &&
+    (row.growth.stars_30d === null || row.growth.stars_30d < filters.min_growth_30d)
+  )
+    return false;
   if (filters.archived !== undefined && row.archived !== filters.archived) return false;
   if (filters.gone !== undefined && row.gone !== filters.gone) return false;
   if (filters.added_by === 'me' && row.user_id !== viewerId) return false;
@@ -102,6 +107,10 @@ function sortKey(
     case 'issues':
     case 'commits':
       return row[sort];
+    case 'growth_7d':
+      return row.growth.stars_7d;
+    case 'growth_30d':
+      return row.growth.stars_30d;
     default: {
       const value = row[sort];
       return value ? Date.parse(value) : null;
@@ -224,6 +233,16 @@ export function catalogueDouble(rows: RepositorySummary[], options: CatalogueDou
         },
         licenses: licenseDistribution(matching),
         top_topics: topTopics(matching, 10),
+        fastest_growing: matching
+          .filter((row) => (row.growth.stars_30d ?? 0) > 0)
+          .sort((a, b) => (b.growth.stars_30d ?? 0) - (a.growth.stars_30d ?? 0) || b.id.localeCompare(a.id))
+          .slice(0, 10)
+          .map((row) => ({
+            id: row.id,
+            name: row.name,
+            stars: row.stars,
+            stars_30d: row.growth.stars_30d ?? 0,
+          })),
         star_buckets: starDistribution(matching).map(({ range, count }) => ({ label: range, count })),
         options: distinctValues(rows),
       };

@@ -75,6 +75,7 @@ export function buildRepositorySummary(
     github_id: 1,
     comment_count: 0,
     version_count: 0,
+    growth: { stars_7d: null, stars_30d: null },
     ...overrides,
   };
 }

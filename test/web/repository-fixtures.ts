@@ -34,6 +34,7 @@ export function buildSummary(overrides: Partial<RepositorySummary> = {}): Reposi
     github_id: 1000 + n,
     comment_count: 0,
     version_count: 0,
+    growth: { stars_7d: null, stars_30d: null },
     ...overrides,
     name: overrides.name ?? name,
   };

@@ -55,6 +55,9 @@ const SORTS: Record<CatalogueSort, SortSpec> = {
   last_synced: { expression: 'last_synced', nullable: true, type: 'text' },
   created_at: { expression: 'created_at', nullable: false, type: 'text' },
   updated_at: { expression: 'updated_at', nullable: false, type: 'text' },
+  // Kept on the row by the history module (null: not enough history), indexed by 2026-11-26-0100.
+  growth_7d: { expression: 'stars_7d', nullable: true, type: 'number' },
+  growth_30d: { expression: 'stars_30d', nullable: true, type: 'number' },
 };
 
 /** The licence as the filter compares it: trimmed, lower-cased, NULL when there is none. */
@@ -71,6 +74,7 @@ export interface NormalizedFilters {
   language: string | null;
   minStars: number | null;
   maxStars: number | null;
+  minGrowth30d: number | null;
   archived: boolean | null;
   gone: boolean | null;
   addedByMe: boolean;
@@ -98,6 +102,7 @@ export function normalizeFilters(query: CatalogueFilters): NormalizedFilters {
     language: language === '' ? null : language,
     minStars: query.min_stars ?? null,
     maxStars: query.max_stars ?? null,
+    minGrowth30d: query.min_growth_30d ?? null,
     archived: query.archived ?? null,
     gone: query.gone ?? null,
     addedByMe: query.added_by === 'me',
@@ -113,6 +118,7 @@ export function hasFilters(filters: NormalizedFilters): boolean {
     filters.language !== null ||
     filters.minStars !== null ||
     filters.maxStars !== null ||
+    filters.minGrowth30d !== null ||
     filters.archived !== null ||
     filters.gone !== null ||
     filters.addedByMe
@@ -180,6 +186,8 @@ export function applyFilters<O>(
   if (filters.language !== null) result = result.where(sql<SqlBool>`lower(language) = ${filters.language}`);
   if (filters.minStars !== null) result = result.where('repositories.stars', '>=', filters.minStars);
   if (filters.maxStars !== null) result = result.where('repositories.stars', '<=', filters.maxStars);
+  if (filters.minGrowth30d !== null)
+    result = result.where('repositories.stars_30d', '>=', filters.minGrowth30d);
   if (filters.archived !== null)
     result = result.where('repositories.archived', '=', filters.archived ? 1 : 0);
   if (filters.gone !== null) result = result.where('repositories.gone', '=', filters.gone ? 1 : 0);

@@ -8,6 +8,7 @@ import {
   type CatalogueFilters,
   type CatalogueListQuery,
   type CatalogueStats,
+  FASTEST_GROWING_LIMIT,
   type NameCount,
   type RepositoryPage,
   type TagsResponse,
@@ -185,6 +186,7 @@ export class CatalogueQueryService {
       filtered ? this.#labelCounts('repository_topics', viewer, NO_FILTERS) : null,
     ]);
     const total = cards.total;
+    const fastestGrowing = await this.#fastestGrowing(viewer, filters, total);
     return {
       catalogue_total: catalogueTotal ?? total,
       cards: {
@@ -206,6 +208,7 @@ export class CatalogueQueryService {
         .map((topic) => ({ name: topic.key, count: topic.count }))
         .sort(byCountThenName)
         .slice(0, TOP_TOPICS),
+      fastest_growing: fastestGrowing,
       star_buckets: STAR_BUCKETS.map((bucket, index) => ({
         label: bucket.label,
         count: cards.buckets[index] ?? 0,
@@ -244,6 +247,29 @@ export class CatalogueQueryService {
   }
 
   // ---- aggregates ------------------------------------------------------------------------------
+
+  /**
+   * "Fastest growing, last 30 days": the first page of the 30-day growth sort (its index),
+   * among the filtered repositories that gained stars.
+   */
+  async #fastestGrowing(viewer: Viewer, filters: NormalizedFilters, matches: number) {
+    const growing = { ...filters, minGrowth30d: Math.max(filters.minGrowth30d ?? 1, 1) };
+    const { rows } = await fetchPage(
+      this.#db,
+      viewer,
+      growing,
+      { sort: 'growth_30d', order: 'desc' },
+      FASTEST_GROWING_LIMIT,
+      null,
+      idSetUseFor(growing, matches),
+    );
+    return rows.map((row) => ({
+      id: row.full_name,
+      name: row.name,
+      stars: row.stars,
+      stars_30d: row.stars_30d ?? 0,
+    }));
+  }
 
   async #cards(viewer: Viewer, filters: NormalizedFilters) {
     const since = ceilToSecond(addMs(this.#clock.now(), -RECENTLY_UPDATED_DAYS * DAY_MS));

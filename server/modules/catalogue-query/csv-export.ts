@@ -18,6 +18,9 @@ const COLUMNS: { header: string; value: (repository: RepositorySummary) => strin
   { header: 'commits', value: (r) => r.commits },
   // Empty while the engine is still counting.
   { header: 'contributors', value: (r) => r.contributors ?? '' },
+  // Stars gained in the last 7 and 30 days; empty without enough history.
+  { header: 'stars_7d', value: (r) => r.growth.stars_7d ?? '' },
+  { header: 'stars_30d', value: (r) => r.growth.stars_30d ?? '' },
   { header: 'last_commit', value: (r) => r.last_commit ?? '' },
   { header: 'last_synced', value: (r) => r.last_synced ?? '' },
   { header: 'archived', value: (r) => (r.archived ? 'yes' : 'no') },

@@ -101,6 +101,8 @@ describe('GET /repositories/export with filters', () => {
     { q: 'parser', sort: 'name', order: 'desc' },
     { license: 'No License', archived: 'false' },
     { topics: 'cli', added_by: 'me', sort: 'last_synced', order: 'asc' },
+    { min_growth_30d: '5', sort: 'growth_30d' },
+    { sort: 'growth_7d', order: 'asc' },
   ])('%o: exactly the rows the list shows, in its order', async (params) => {
     const response = await get(params);
     expect(response.statusCode).toBe(200);
@@ -123,7 +125,24 @@ describe('GET /repositories/export with filters', () => {
     expect(done.at(-1)).toMatchObject({ rows: 1500, complete: true, user_id: member.id });
   });
 
+  it('carries the 7- and 30-day growth in two columns, empty without enough history', async () => {
+    const params = { sort: 'growth_30d', tags: 'frontend' };
+    const rows = parse((await get(params)).body, { columns: true }) as Record<string, string>[];
+    const page = repositoryPageSchema.parse(
+      (await get({ ...params, limit: '500' }, '/repositories/')).json(),
+    );
+    expect(rows.map((row) => [row.stars_7d, row.stars_30d])).toEqual(
+      page.repositories.map((repository) => [
+        repository.growth.stars_7d === null ? '' : String(repository.growth.stars_7d),
+        repository.growth.stars_30d === null ? '' : String(repository.growth.stars_30d),
+      ]),
+    );
+    expect(rows.some((row) => row.stars_30d === '')).toBe(true);
+    expect(rows.some((row) => row.stars_30d !== '')).toBe(true);
+  });
+
   it('refuses malformed filters', async () => {
+    expect((await get({ min_growth_30d: '1.5' })).statusCode).toBe(400);
     expect((await get({ min_stars: '-1' })).statusCode).toBe(400);
     expect((await get({ sort: 'nope' })).json().fields.sort).toMatch(/Unknown sort column/);
   });

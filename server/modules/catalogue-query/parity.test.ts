@@ -140,6 +140,8 @@ const FIXED: Record<string, string>[] = [
   { min_stars: '100', max_stars: '50000', sort: 'stars', order: 'asc', limit: '3' },
   { archived: 'true', gone: 'false' },
   { added_by: 'me', sort: 'updated_at' },
+  { min_growth_30d: '10', sort: 'growth_30d', limit: '3' },
+  { min_growth_30d: '-7', sort: 'growth_7d', order: 'asc', limit: '5' },
   ...CATALOGUE_SORTS.flatMap((sort) => [
     { sort, order: 'asc', limit: '11' },
     { sort, order: 'desc', limit: '4' },
@@ -174,6 +176,7 @@ describe(`catalogue queries on ${withPostgres ? 'SQLite and PostgreSQL' : 'SQLit
         language: optional(fc.constantFrom('typescript', 'Rust', 'go')),
         min_stars: optional(fc.constantFrom('0', '5', '100', '5000')),
         max_stars: optional(fc.constantFrom('5', '999', '100000')),
+        min_growth_30d: optional(fc.constantFrom('-100', '0', '10', '300')),
         archived: optional(fc.constantFrom('true', 'false')),
         gone: optional(fc.constantFrom('true', 'false')),
         added_by: optional(fc.constant('me')),
@@ -197,7 +200,13 @@ describe(`catalogue queries on ${withPostgres ? 'SQLite and PostgreSQL' : 'SQLit
   });
 
   it('aggregates are the same on both', async () => {
-    for (const raw of [{}, { tags: 'frontend' }, { q: 'a', license: 'MIT' }, { min_stars: '100' }]) {
+    for (const raw of [
+      {},
+      { tags: 'frontend' },
+      { q: 'a', license: 'MIT' },
+      { min_stars: '100' },
+      { min_growth_30d: '200' },
+    ]) {
       const filters = catalogueFilterQuerySchema.parse(raw);
       for (const viewer of viewers) {
         const answers = [];
@@ -211,6 +220,28 @@ describe(`catalogue queries on ${withPostgres ? 'SQLite and PostgreSQL' : 'SQLit
         const [first, ...others] = answers;
         for (const other of others) expect(other).toEqual(first);
         expect(first?.stats.cards.total_repositories).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('fastest growing: the top 10 of the 30-day growth sort among those that gained stars', async () => {
+    for (const raw of [{}, { tags: 'frontend' }, { min_growth_30d: '200' }]) {
+      const filters = catalogueFilterQuerySchema.parse(raw);
+      const viewer = viewers[0] as ReferenceViewer;
+      const sqlite = sides[0] as Side;
+      const reference = referenceQuery(sqlite.rows, sqlite.access, viewer, {
+        ...filters,
+        sort: 'growth_30d',
+        order: 'desc',
+      })
+        .filter((row) => (row.stars_30d ?? 0) > 0)
+        .slice(0, 10)
+        .map((row) => ({ id: row.full_name, name: row.name, stars: row.stars, stars_30d: row.stars_30d }));
+      expect(reference.length).toBeGreaterThan(0);
+      for (const side of sides) {
+        expect((await side.service.stats(viewer, filters)).fastest_growing, JSON.stringify(raw)).toEqual(
+          reference,
+        );
       }
     }
   });

@@ -32,6 +32,8 @@ const LIST_COLUMNS = [
   'repositories.last_synced',
   'repositories.created_at',
   'repositories.updated_at',
+  'repositories.stars_7d',
+  'repositories.stars_30d',
 ] as const;
 
 export function withCounts(db: Db) {

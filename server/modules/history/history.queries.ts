@@ -1,6 +1,7 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { isPostgres } from '../../db/migration-helpers.ts';
 import type { Database, RepositoryHistoryTable, RepositoryMetricsTable } from '../../db/schema.ts';
+import { recomputeGrowth } from './growth.queries.ts';
 import type { StarCount } from './star-history.ts';
 
 /**
@@ -150,7 +151,8 @@ const INSERT_CHUNK = 500;
 /**
  * Replaces a repository's backfilled rows with `counts` in one transaction. The app's own
  * daily rows win: a day that already has one keeps it (and a later sync of a backfilled day
- * overwrites the backfilled row with every metric).
+ * overwrites the backfilled row with every metric). The repository's growth is recomputed from
+ * the rows as they now are (growth.queries.ts).
  */
 export async function replaceBackfilledRows(
   db: Db,
@@ -179,6 +181,7 @@ export async function replaceBackfilledRows(
         .onConflict((conflict) => conflict.columns(['repository_id', 'day']).doNothing())
         .execute();
     }
+    await recomputeGrowth(trx, repositoryId);
     return true;
   });
 }

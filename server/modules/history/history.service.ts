@@ -17,6 +17,7 @@ import { addMs, type Clock, isoNow, nowMs } from '../../lib/clock.ts';
 import { resolveVisible, type Viewer } from '../../repository/access-policy.ts';
 import { findRepositoryById, listAccessHolders } from '../../repository/repository.queries.ts';
 import type { MeService } from '../me/me.service.ts';
+import { recomputeGrowth } from './growth.queries.ts';
 import * as queries from './history.queries.ts';
 import { presentHistory } from './history-presenter.ts';
 import { reconstructStarCounts } from './star-history.ts';
@@ -161,7 +162,8 @@ export class HistoryService {
 
   /**
    * The day's metrics of a repository just added or refreshed, in the change's transaction:
-   * one row per repository and day, the last write of the day winning.
+   * one row per repository and day, the last write of the day winning, and the repository's
+   * 7- and 30-day growth recomputed from them (growth.queries.ts).
    */
   async recordDay(
     change: CatalogueChanges['repository.added'] | CatalogueChanges['repository.synced'],
@@ -178,6 +180,7 @@ export class HistoryService {
       commits: row.commits,
       contributors: row.contributors,
     });
+    await recomputeGrowth(trx, row.id);
   }
 
   /** Starts a run unless one is already waiting for a worker. */

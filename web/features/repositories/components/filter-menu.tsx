@@ -28,9 +28,13 @@ const join = (values: string[]) => (values.length > 0 ? values.join(',') : undef
 const toNumber = (value: string | number) =>
   value === '' || !Number.isFinite(Number(value)) ? undefined : Math.max(0, Math.trunc(Number(value)));
 
+/** Stars gained may be negative (a repository that lost stars). */
+const toInteger = (value: string | number) =>
+  value === '' || !Number.isFinite(Number(value)) ? undefined : Math.trunc(Number(value));
+
 /**
  * The list's filters (docs/product.md#repository-list): tags and topics (all must be present),
- * licence, language, star range, archived and gone. Each change applies at once and shows as a
+ * licence, language, star range, minimum 30-day growth, archived and gone. Each change applies at once and shows as a
  * removable chip; the choices come from the statistics call, asked for when the menu first opens.
  */
 export function FilterMenu({
@@ -45,7 +49,17 @@ export function FilterMenu({
   const choices = useStats({}, { enabled: asked }).data?.options;
   const set = (patch: Partial<ListFilters>) => onChange({ ...filters, ...patch });
   const active = (
-    ['tags', 'topics', 'license', 'language', 'min_stars', 'max_stars', 'archived', 'gone'] as const
+    [
+      'tags',
+      'topics',
+      'license',
+      'language',
+      'min_stars',
+      'max_stars',
+      'min_growth_30d',
+      'archived',
+      'gone',
+    ] as const
   ).filter((key) => filters[key] !== undefined).length;
 
   return (
@@ -153,6 +167,14 @@ export function FilterMenu({
                   ? 'Minimum stars cannot be greater than maximum.'
                   : undefined
               }
+            />
+            <NumberInput
+              label="Minimum growth (30 days)"
+              description="Stars gained"
+              allowDecimal={false}
+              thousandSeparator=","
+              value={filters.min_growth_30d ?? ''}
+              onChange={(value) => set({ min_growth_30d: toInteger(value) })}
             />
           </SimpleGrid>
           {(['archived', 'gone'] as const).map((key) => (

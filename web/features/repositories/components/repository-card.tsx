@@ -1,8 +1,9 @@
 import { Card, Checkbox, Group, Text, VisuallyHidden } from '@mantine/core';
-import { IconGitFork, IconStar } from '@tabler/icons-react';
+import { IconGitFork, IconStar, IconTrendingUp } from '@tabler/icons-react';
 import { memo } from 'react';
 import { formatCount, formatStars, splitList } from '#shared/format.ts';
 import type { RepositorySummary } from '#shared/schemas/repositories.ts';
+import { formatGrowth, growthLabel, growthTitle } from '#web/catalogue/growth.ts';
 import { TagChip } from '#web/components/tag-chip.tsx';
 import { LicenseBadge } from './license-badge.tsx';
 import { RepositoryFlags } from './repository-flags.tsx';
@@ -29,6 +30,7 @@ export const RepositoryCard = memo(function RepositoryCard({
   onSelect?: (ids: string[], selected: boolean) => void;
 }) {
   const tags = splitList(repository.tags);
+  const growth = repository.growth;
   return (
     <Card
       withBorder
@@ -84,6 +86,15 @@ export const RepositoryCard = memo(function RepositoryCard({
               <VisuallyHidden component="span"> forks</VisuallyHidden>
             </Text>
           </Group>
+          {(growth.stars_30d !== null || growth.stars_7d !== null) && (
+            <Group gap={4} wrap="nowrap" title={growthTitle(growth)}>
+              <IconTrendingUp size={16} aria-hidden />
+              <Text size="sm" span>
+                {growth.stars_30d !== null ? growthLabel(growth) : `${formatGrowth(growth.stars_7d)} / 7 d`}
+                <VisuallyHidden component="span"> stars gained</VisuallyHidden>
+              </Text>
+            </Group>
+          )}
           <LicenseBadge license={repository.license} size="sm" style={{ flexShrink: 0 }} />
         </Group>
         <Text size="xs" c="dimmed" span>

@@ -10,6 +10,7 @@ import {
   formatStars,
 } from '#shared/format.ts';
 import type { RepositorySummary } from '#shared/schemas/repositories.ts';
+import { formatGrowth, growthLabel, growthTitle } from '#web/catalogue/growth.ts';
 import type { SortKey, SortState } from '../lib/list-view.ts';
 import { LicenseBadge } from './license-badge.tsx';
 import { RepositoryFlags } from './repository-flags.tsx';
@@ -22,6 +23,8 @@ const COLUMNS: { key: SortKey; label: string; className?: string }[] = [
   { key: 'description', label: 'Description' },
   { key: 'license', label: 'License' },
   { key: 'stars', label: 'Stars', className: classes.numeric },
+  // Sorts by the 30-day figure; the Sort by menu also offers the 7-day one.
+  { key: 'growth_30d', label: 'Growth', className: classes.numeric },
   { key: 'last_commit', label: 'Last Commit' },
   { key: 'last_synced', label: 'Last Updated' },
 ];
@@ -48,7 +51,7 @@ const WIDE_QUERY = '(min-width: 75em)';
 /** The app's top bar, under which the table's header sticks. */
 const TOP_BAR_HEIGHT = 56;
 
-/** The list view: six sortable columns; rows virtualised over the window's scrolling. */
+/** The list view: seven sortable columns; rows virtualised over the window's scrolling. */
 export const RepositoryTable = memo(function RepositoryTable({
   rows,
   sort,
@@ -227,6 +230,9 @@ const RepositoryRow = memo(function RepositoryRow({
           {formatStars(repository.stars)}
         </Text>
       </Table.Td>
+      <Table.Td className={classes.numeric}>
+        <GrowthCell growth={repository.growth} />
+      </Table.Td>
       <Table.Td>
         <RelativeAge value={repository.last_commit} now={now} />
       </Table.Td>
@@ -236,6 +242,18 @@ const RepositoryRow = memo(function RepositoryRow({
     </Table.Tr>
   );
 });
+
+/** Stars gained: the 30-day figure, the 7-day one under it (both in the title). */
+export function GrowthCell({ growth }: { growth: RepositorySummary['growth'] }) {
+  return (
+    <Text size="sm" span title={growthTitle(growth)} style={{ whiteSpace: 'nowrap' }}>
+      {growthLabel(growth)}
+      <Text size="xs" c="dimmed" display="block">
+        {formatGrowth(growth.stars_7d)} / 7 d
+      </Text>
+    </Text>
+  );
+}
 
 export function RelativeAge({ value, now }: { value: string | null; now: Date }) {
   const short = formatRelativeAge(value, now);

@@ -15,6 +15,8 @@ export const SORT_LABELS: Record<SortKey, string> = {
   last_synced: 'Last updated',
   created_at: 'Date added',
   updated_at: 'Last changed',
+  growth_7d: 'Growth (7 days)',
+  growth_30d: 'Growth (30 days)',
 };
 
 /**

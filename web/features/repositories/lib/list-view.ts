@@ -17,6 +17,7 @@ import {
   defaultCatalogueOrder,
 } from '#shared/schemas/catalogue.ts';
 import type { RepositoryListQuery } from '#web/catalogue/get-repository-pages.ts';
+import { formatGrowth } from '#web/catalogue/growth.ts';
 
 /** Every column the server sorts by; the table offers six of them. */
 export type SortKey = CatalogueSort;
@@ -64,6 +65,7 @@ export const FILTER_KEYS = [
   'language',
   'min_stars',
   'max_stars',
+  'min_growth_30d',
   'archived',
   'gone',
   'added_by',
@@ -190,6 +192,11 @@ export function filterChips(filters: ListFilters): FilterChip[] {
   if (min !== undefined || max !== undefined) {
     chips.push({ key: 'stars', label: starRangeLabel(min, max) });
   }
+  if (filters.min_growth_30d !== undefined)
+    chips.push({
+      key: 'min_growth_30d',
+      label: `Growth (30 days) ≥ ${formatGrowth(filters.min_growth_30d)}`,
+    });
   if (filters.archived !== undefined)
     chips.push({ key: 'archived', label: filters.archived ? 'Archived' : 'Not archived' });
   if (filters.gone !== undefined)

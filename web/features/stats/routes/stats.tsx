@@ -28,6 +28,7 @@ import { SectionError, SectionLoader } from '#web/components/load-states.tsx';
 import { PageContainer } from '#web/components/page-container.tsx';
 import { StatCard } from '#web/components/stat-card.tsx';
 import { useAuth } from '#web/lib/auth/auth-context.tsx';
+import { FastestGrowing } from '../components/fastest-growing.tsx';
 import classes from '../components/stats.module.css';
 import { filterChips, removeChip } from '../lib/filter-chips.ts';
 
@@ -276,6 +277,8 @@ function StatisticsView({
               hint="Each repository counts at most 1,000"
             />
           </SimpleGrid>
+
+          <FastestGrowing repositories={answer.fastest_growing} />
 
           <Stack gap="sm" component="section" aria-labelledby="stats-charts">
             <Title order={2} size="h3" id="stats-charts">

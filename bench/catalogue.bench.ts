@@ -141,6 +141,10 @@ async function measureCatalogue(instance: Instance, size: number, database: stri
     (i) => get(`/repositories/?tags=${encodeURIComponent(TAG_PAIRS[i % TAG_PAIRS.length] ?? 'ui,web')}`),
     samples,
   );
+  const growth = await measureLatency(
+    () => get('/repositories/?sort=growth_30d&order=desc&limit=50'),
+    samples,
+  );
   const stats = await measureLatency(() => get('/repositories/stats'), large ? 30 : 60, 3);
   const detail = await measureLatency(
     () => get(`/repositories/${encodeURIComponent(instance.first)}`),
@@ -190,6 +194,9 @@ async function measureCatalogue(instance: Instance, size: number, database: stri
     large
       ? atMost(`tag filter (2 tags) p50 (${at})`, tags.p50, 'ms', 30)
       : measured(`tag filter (2 tags) p50 (${at})`, tags.p50, 'ms'),
+    large
+      ? atMost(`sort by 30-day growth, 50, p50 (${at})`, growth.p50, 'ms', 30)
+      : measured(`sort by 30-day growth, 50, p50 (${at})`, growth.p50, 'ms'),
     large
       ? atMost(`GET /repositories/{id} p50 (${at})`, detail.p50, 'ms', 10)
       : measured(`GET /repositories/{id} p50 (${at})`, detail.p50, 'ms'),

@@ -235,6 +235,11 @@ export async function seedCatalogue(
     // Pareto-like stars: most repositories have few, some have hundreds of thousands.
     const stars = Math.floor(10 / (random() + 0.00005) ** 1.1);
     const lastCommit = new Date(now - Math.floor(random() ** 2 * 3 * 365 * 86_400_000)).toISOString();
+    // Growth as the history module keeps it on the row: a fifth without 30 days of history (a
+    // tenth without 7), the rest a share of their stars, some losing a few.
+    const history = random();
+    const stars30d = history < 0.2 ? null : Math.floor(stars * (random() * 0.06 - 0.005));
+    const stars7d = history < 0.1 || stars30d === null ? null : Math.floor(stars30d * random() * 0.4);
     rows.push({
       full_name: fullName,
       github_id: 10_000_000 + i,
@@ -266,6 +271,8 @@ export async function seedCatalogue(
       etags: '{}',
       created_at: new Date(now - Math.floor(random() * 365 * 86_400_000)).toISOString(),
       updated_at: new Date(now).toISOString(),
+      stars_7d: stars7d,
+      stars_30d: stars30d,
     });
   }
   for (let start = 0; start < rows.length; start += 500) {

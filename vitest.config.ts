@@ -7,7 +7,7 @@ import { WAIT_CEILING_MS } from './test/helpers/wait-ceiling.ts';
  * and `web` (component tests under happy-dom). TEST_DB=postgres reruns the node project
  * against PostgreSQL (see scripts/test.ts).
  *
- * A wait for something to happen gives up after WAIT_CEILING_MS (10 s), not the tools' 1 s:
+ * A wait for something to happen gives up after WAIT_CEILING_MS (20 s), not the tools' 1 s:
  * `expect.poll` here, Testing Library's `findBy*`/`waitFor` in test/web/setup.ts. The tests' own
  * time-outs stay well above it, so a wait that gives up reports what it waited for.
  */
@@ -24,8 +24,8 @@ export default defineConfig({
             'test/**/*.test.ts',
             'scripts/**/*.test.ts',
           ],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          testTimeout: 3 * WAIT_CEILING_MS,
+          hookTimeout: 3 * WAIT_CEILING_MS,
           expect: { poll: { timeout: WAIT_CEILING_MS } },
         },
       },
@@ -36,7 +36,7 @@ export default defineConfig({
           environment: 'happy-dom',
           include: ['web/**/*.test.tsx', 'web/**/*.test.ts'],
           setupFiles: ['test/web/setup.ts'],
-          testTimeout: 30_000,
+          testTimeout: 3 * WAIT_CEILING_MS,
           expect: { poll: { timeout: WAIT_CEILING_MS } },
           // Files share a worker instead of a fresh one each (128 s → 81 s on two cores): the setup
           // file, which runs before every file, resets the DOM, storage, mocks, routers, the

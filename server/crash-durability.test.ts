@@ -34,9 +34,9 @@ import { hashToken } from './lib/secret-box.ts';
  */
 const ITERATIONS = Number(process.env.CRASH_ITERATIONS ?? 12);
 /** A server process boots in a second idle, many on a busy machine. */
-const START_CEILING_MS = 3 * WAIT_CEILING_MS;
+const START_CEILING_MS = 2 * WAIT_CEILING_MS;
 /** Until a restarted server has acknowledged the run's first writes. */
-const WRITES_CEILING_MS = 3 * WAIT_CEILING_MS;
+const WRITES_CEILING_MS = 2 * WAIT_CEILING_MS;
 /** How long after those writes the kill may come: requests are in flight all along. */
 const KILL_WINDOW_MS = 200;
 /** Each iteration: boot, sign-ins, the first writes, the kill window, the checks. */

@@ -6,7 +6,7 @@ import { WAIT_CEILING_MS } from '../helpers/wait-ceiling.ts';
 import { takeWholeCatalogueRequests } from './catalogue-guard.ts';
 import { resetRenderState } from './render.tsx';
 
-// `findBy*` and `waitFor` wait up to 10 s instead of 1 s: on a busy machine a screen takes
+// `findBy*` and `waitFor` wait up to 20 s instead of 1 s: on a busy machine a screen takes
 // several times longer to settle, and a higher ceiling costs nothing when the test passes
 // (vitest.config.ts keeps the tests' own time-out above it). A test sets its own `timeout`
 // only for work that takes longer, never a shorter one.

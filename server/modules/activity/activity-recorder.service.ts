@@ -21,6 +21,12 @@ export interface ActivityRecorderDeps {
  */
 export class ActivityRecorder {
   readonly #deps: ActivityRecorderDeps;
+  /**
+   * The detection time of each transaction that recorded events: every event one transaction
+   * records (a sync's releases and what else it saw) shares it, which is how "one sync" is
+   * recognised (docs/product.md#activity). Kept only for transactions, and dropped with them.
+   */
+  readonly #detectedAt = new WeakMap<Db, string>();
 
   constructor(deps: ActivityRecorderDeps) {
     this.#deps = deps;
@@ -28,7 +34,16 @@ export class ActivityRecorder {
 
   /** Events another module detected (a release published), in the caller's transaction. */
   async record(trx: Db, events: readonly NewEvent[], now: string): Promise<void> {
-    await queries.insertEvents(trx, events, now);
+    await queries.insertEvents(trx, events, this.#detectionTime(trx, now));
+  }
+
+  /** The transaction's detection time: the first `now` it recorded events at. */
+  #detectionTime(trx: Db, now: string): string {
+    if (!trx.isTransaction) return now;
+    const known = this.#detectedAt.get(trx);
+    if (known !== undefined) return known;
+    this.#detectedAt.set(trx, now);
+    return now;
   }
 
   /** A repository joined the catalogue (every add path: single, batch, import, queued). */
@@ -36,7 +51,7 @@ export class ActivityRecorder {
     await queries.insertEvents(
       trx,
       detectAddEvents(change.repository.id, change.actor),
-      isoNow(this.#deps.clock),
+      this.#detectionTime(trx, isoNow(this.#deps.clock)),
     );
   }
 
@@ -49,7 +64,7 @@ export class ActivityRecorder {
     const { before, after, snapshot } = change;
     const now = this.#deps.clock.now();
     if (after.gone === 1) {
-      await queries.insertEvents(trx, detectGoneEvents(before), now.toISOString());
+      await queries.insertEvents(trx, detectGoneEvents(before), this.#detectionTime(trx, now.toISOString()));
       return;
     }
     if (!snapshot) return;
@@ -62,7 +77,7 @@ export class ActivityRecorder {
     await queries.insertEvents(
       trx,
       detectSnapshotEvents(before, snapshot, { ...options, history }),
-      now.toISOString(),
+      this.#detectionTime(trx, now.toISOString()),
     );
   }
 }

@@ -5,7 +5,9 @@ import { PRIVATE_REPOSITORY } from '../../../test/github-double/index.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
 import { isPostgres } from '../../db/migration-helpers.ts';
+import { systemClock } from '../../lib/clock.ts';
 import { visibleTo } from '../../repository/access-policy.ts';
+import { ActivityRecorder } from './activity-recorder.service.ts';
 import { eventsQuery, insertEvents } from './events.queries.ts';
 
 /**
@@ -131,6 +133,52 @@ describe('GET /activity', () => {
       detected_at: found,
     });
     await t.app.db.deleteFrom('repository_events').where('type', '=', 'release_published').execute();
+  });
+
+  it('dates every event one transaction records with one detection time (issue 23 item 8)', async () => {
+    const recorder = new ActivityRecorder({ clock: systemClock, staleAfterDays: 180 });
+    await t.app.db.transaction().execute(async (trx) => {
+      // The releases module and the sync's own detection read the clock a moment apart.
+      await recorder.record(
+        trx,
+        [
+          {
+            type: 'release_published',
+            repository_id: id('twbs/bootstrap'),
+            data: { tag: 'v9', name: null, url: null, prerelease: false },
+          },
+        ],
+        '2026-11-20T09:00:00.000Z',
+      );
+      await recorder.record(
+        trx,
+        [
+          {
+            type: 'star_milestone',
+            repository_id: id('twbs/bootstrap'),
+            data: { milestone: 250_000, stars: 250_001 },
+          },
+        ],
+        '2026-11-20T09:00:00.004Z',
+      );
+    });
+    const rows = await t.app.db
+      .selectFrom('repository_events')
+      .select(['id', 'created_at'])
+      .where('created_at', 'like', '2026-11-20T09:00:00.00%')
+      .execute();
+    expect(rows.map((row) => row.created_at)).toEqual([
+      '2026-11-20T09:00:00.000Z',
+      '2026-11-20T09:00:00.000Z',
+    ]);
+    await t.app.db
+      .deleteFrom('repository_events')
+      .where(
+        'id',
+        'in',
+        rows.map((row) => row.id),
+      )
+      .execute();
   });
 
   it('shows a private repository’s events only to members who can see it', async () => {

@@ -120,7 +120,10 @@ describe('the releases and milestones of one sync (issue 23 item 8)', () => {
       batch(5, 'star_milestone', { milestone: 1000, stars: 5200 }),
       batch(6, 'star_milestone', { milestone: 5000, stars: 5200 }),
     ];
-    expect(headline({ ...input, events: milestones })).toBe('acme/web passed 1k and 5k stars');
+    expect(headline({ ...input, events: milestones })).toBe('acme/web passed 1K and 5K stars');
+    expect(headline({ ...input, events: [...releases.slice(0, 2), milestones[1] as NotifiedEvent] })).toBe(
+      'acme/web published 2 releases, v1 and v2 and passed 5K stars',
+    );
   });
 
   it('lists them as one line in a digest, apart from another sync’s', () => {

@@ -125,10 +125,12 @@ function batchLines(events: NotifiedEvent[]): string[] {
     const first = batch[0] as NotifiedEvent;
     if (batch.length === 1 || !isBatchedType(first.type)) return describeEvent(first);
     const type = first.type;
-    return describeBatchAction(
-      type,
-      batch.map((event) => batchLabel(type, event.data)),
-    );
+    // Milestones as the single lines word them ('10K').
+    const label = (event: NotifiedEvent) =>
+      type === 'star_milestone'
+        ? compact.format(Number((event.data as { milestone?: unknown }).milestone))
+        : batchLabel(type, event.data);
+    return describeBatchAction(type, batch.map(label));
   });
 }
 

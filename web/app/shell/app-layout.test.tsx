@@ -97,7 +97,7 @@ describe('sidebar', () => {
     });
     const nav = await findSidebar();
     expect(await within(nav).findByText('0 added by you')).toBeVisible();
-    expect(within(nav).getByLabelText('0 repositories added by you')).toBeVisible();
+    expect(within(nav).getByRole('link', { name: 'Repositories 0 added by you' })).toBeVisible();
   });
 
   it('keeps the whole Repositories label: its count goes on a line under it, not beside it', async () => {
@@ -114,7 +114,7 @@ describe('sidebar', () => {
     expect(link.querySelector('[data-position="right"]')).toBeNull();
     expect(within(link).getByText('Repositories')).toBeVisible();
     expect(within(link).getByText('12,345 added by you')).toBeVisible();
-    expect(link).toHaveAccessibleName('Repositories 12345 repositories added by you');
+    expect(link).toHaveAccessibleName('Repositories 12,345 added by you');
     // Tags' short number still fits beside its label.
     const tags = within(nav).getByRole('link', { name: /^Tags/ });
     expect(tags.querySelector('[data-position="right"]')).toHaveTextContent('4');

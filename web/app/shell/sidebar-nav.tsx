@@ -75,11 +75,8 @@ export function SidebarNav({ collapsed }: { collapsed: boolean }) {
             aria-label={collapsed ? label : undefined}
             label={collapsed ? undefined : label}
             description={
-              shown !== null && countBelow ? (
-                <span aria-label={`${shown} ${label.toLowerCase()} ${countBelow}`}>
-                  {formatCount(shown)} {countBelow}
-                </span>
-              ) : undefined
+              // Plain text, read as part of the link's name ('Repositories 1,234 added by you').
+              shown !== null && countBelow ? `${formatCount(shown)} ${countBelow}` : undefined
             }
             leftSection={<Icon size={20} stroke={1.75} aria-hidden />}
             rightSection={

@@ -137,4 +137,19 @@ describe('the view in the address bar', () => {
     expect(removeFilter({ min_stars: 1, max_stars: 9, tags: 'a' }, 'stars')).toEqual({ tags: 'a' });
     expect(removeFilter({ tags: 'a', gone: true }, 'tags')).toEqual({ gone: true });
   });
+
+  it('minimum 30-day growth: read from the address, a chip, removable', () => {
+    const view = readListView(new URLSearchParams('min_growth_30d=1500&sort=growth_30d'));
+    expect(view.filters).toEqual({ min_growth_30d: 1500 });
+    expect(view.sort).toEqual({ key: 'growth_30d', direction: 'desc' });
+    expect(readListView(new URLSearchParams('min_growth_30d=-5')).filters).toEqual({ min_growth_30d: -5 });
+    expect(readListView(new URLSearchParams('min_growth_30d=1.5')).filters).toEqual({});
+    expect(writeListView(new URLSearchParams(), { filters: { min_growth_30d: 20 } }).toString()).toBe(
+      'min_growth_30d=20',
+    );
+    expect(filterChips({ min_growth_30d: 1500 }).map((chip) => chip.label)).toEqual([
+      'Growth (30 days) ≥ +1,500',
+    ]);
+    expect(removeFilter({ min_growth_30d: 5, tags: 'a' }, 'min_growth_30d')).toEqual({ tags: 'a' });
+  });
 });

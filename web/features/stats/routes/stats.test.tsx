@@ -1,5 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { encodeRouteId } from '#shared/route-id.ts';
 import type { RepositorySummary } from '#shared/schemas/repositories.ts';
 import { catalogueDouble, renderWithCatalogue } from '../../../../test/web/catalogue-double.ts';
 import {
@@ -176,5 +177,30 @@ describe('statistics page', () => {
     expect(
       await screen.findByText('User information not available. Please try refreshing the page.'),
     ).toBeVisible();
+  });
+});
+
+describe('fastest growing, last 30 days', () => {
+  it('lists the repositories that gained the most stars in 30 days, most first', async () => {
+    renderWithCatalogue('/stats', [
+      row('g/slow', { growth: { stars_7d: 1, stars_30d: 12 } }),
+      row('g/fast', { growth: { stars_7d: 300, stars_30d: 1234 } }),
+      row('g/none', { growth: { stars_7d: null, stars_30d: null } }),
+      row('g/losing', { growth: { stars_7d: -3, stars_30d: -9 } }),
+    ]);
+    const section = await screen.findByRole('region', { name: 'Fastest growing, last 30 days' });
+    const items = within(section).getAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual(['g/fast+1,234 stars', 'g/slow+12 stars']);
+    expect(within(section).getByRole('link', { name: 'g/fast' })).toHaveAttribute(
+      'href',
+      `#/repo/${encodeRouteId('g/fast')}`,
+    );
+  });
+
+  it('says why it is empty when no repository has 30 days of growth', async () => {
+    openStats();
+    const section = await screen.findByRole('region', { name: 'Fastest growing, last 30 days' });
+    expect(within(section).queryByRole('list')).toBeNull();
+    expect(section).toHaveTextContent(/No repository here gained stars in the last 30 days/);
   });
 });

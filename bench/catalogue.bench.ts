@@ -4,17 +4,17 @@
  * the CSV export and — on SQLite at the largest size — the list screen in Chromium, each beside
  * the app's own `GET /health` measured in the same run. Not a test: it reports, it never fails.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { atLeast, atMost, type Figure, measured, printFigures } from './lib/results.ts';
 import { seedCatalogue } from './lib/seed-catalogue.ts';
-import { measureLatency, sampleRss } from './lib/timing.ts';
+import { startServerProcess } from './lib/server-process.ts';
+import { measureLatency, rssOf, sampleRss } from './lib/timing.ts';
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -31,8 +31,9 @@ export interface CatalogueRun {
 }
 
 interface Instance {
-  app: FastifyInstance;
   base: string;
+  /** The server's process: RSS is read on it, from outside. */
+  pid: number;
   token: string;
   first: string;
   close(): Promise<void>;
@@ -52,6 +53,11 @@ export async function postgresAvailable(): Promise<boolean> {
   return withMaintenance(async () => true).catch(() => false);
 }
 
+/**
+ * A seeded catalogue served by `node server/main.ts` in its own process: the seeding runs here
+ * (an app without a listener, closed before the server starts), so the server's memory holds
+ * what serving holds, and the client (this process) neither shares its event loop nor its RSS.
+ */
 async function start(
   database: 'sqlite' | 'postgres',
   size: number,
@@ -70,57 +76,84 @@ async function start(
         () => {},
       );
   }
-  const app = await buildApp(
-    loadConfig({
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'silent',
-      SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789abcdef',
-      SYNC_SCHEDULE: 'off',
-      BACKUP_SCHEDULE: 'off',
-      GITHUB_API_URL: 'http://127.0.0.1:9',
-    }),
-  );
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const post = async <T>(path: string, body: object): Promise<T> => {
-    const response = await fetch(`${base}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-    return (await response.json()) as T;
+  const env = {
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'silent',
+    SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789abcdef',
+    SYNC_SCHEDULE: 'off',
+    BACKUP_SCHEDULE: 'off',
+    GITHUB_API_URL: 'http://127.0.0.1:9',
   };
+  const seeder = await buildApp(loadConfig(env));
+  await seeder.ready();
   for (const name of ['bench', 'ada', 'grace', 'linus', 'margaret']) {
-    await post('/auth/register', {
-      email: `${name}@example.com`,
-      username: name,
-      first_name: name,
-      last_name: 'Bench',
-      password: PASSWORD,
+    const response = await seeder.inject({
+      method: 'POST',
+      url: '/auth/register',
+      payload: {
+        email: `${name}@example.com`,
+        username: name,
+        first_name: name,
+        last_name: 'Bench',
+        password: PASSWORD,
+      },
     });
+    if (response.statusCode >= 300) throw new Error(`register: ${response.statusCode} ${response.body}`);
   }
-  const userIds = (await app.db.selectFrom('users').select('id').orderBy('id').execute()).map(
+  const userIds = (await seeder.db.selectFrom('users').select('id').orderBy('id').execute()).map(
     (row) => row.id,
   );
-  const { access_token: token } = await post<{ access_token: string }>('/auth/login', {
-    email_or_username: 'bench',
-    password: PASSWORD,
+  const seeded = await seedCatalogue(seeder.db, { count: size, userIds });
+  await seeder.close();
+
+  const server = await startServerProcess(env);
+  const login = await fetch(`${server.base}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email_or_username: 'bench', password: PASSWORD }),
   });
-  const seeded = await seedCatalogue(app.db, { count: size, userIds });
+  if (!login.ok) throw new Error(`/auth/login: ${login.status} ${await login.text()}`);
+  const { access_token: token } = (await login.json()) as { access_token: string };
   return {
-    app,
-    base,
+    base: server.base,
+    pid: server.pid,
     token,
     first: seeded.first,
     seedSeconds: seeded.seconds,
     async close() {
-      await app.close();
+      await server.close();
       await dropDatabase();
       rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * The whole export as a browser downloads it (gzip offered): rows a second, and the server
+ * process's RSS before and at its peak while it streams, sampled from outside every 20 ms.
+ */
+async function measureExport(instance: Instance, encoding: string) {
+  const rssBefore = rssOf(instance.pid);
+  const rss = sampleRss(instance.pid);
+  const started = performance.now();
+  const response = await fetch(`${instance.base}/repositories/export`, {
+    headers: { authorization: `Bearer ${instance.token}`, 'accept-encoding': encoding },
+  });
+  if (!response.ok || !response.body) throw new Error(`export: ${response.status}`);
+  let lines = 0;
+  for await (const chunk of response.body) {
+    const bytes = chunk as Uint8Array;
+    for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) lines += 1;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const peak = rss.stop();
+  return {
+    rows: lines - 1,
+    seconds,
+    encoding: response.headers.get('content-encoding') ?? 'identity',
+    rssBeforeMiB: rssBefore / 2 ** 20,
+    rssPeakMiB: peak / 2 ** 20,
   };
 }
 
@@ -151,20 +184,13 @@ async function measureCatalogue(instance: Instance, size: number, database: stri
     samples,
   );
 
-  // The whole catalogue as CSV, streamed: rows a second, and how much this process grew.
-  const rssBefore = process.memoryUsage().rss;
-  const rss = sampleRss();
-  const exportStarted = performance.now();
-  const response = await get('/repositories/export');
-  if (!response.ok || !response.body) throw new Error(`export: ${response.status}`);
-  let lines = 0;
-  for await (const chunk of response.body) {
-    const bytes = chunk as Uint8Array;
-    for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) lines += 1;
-  }
-  const exportSeconds = (performance.now() - exportStarted) / 1000;
-  const rssGrowthMiB = (rss.stop() - rssBefore) / 2 ** 20;
-  const rows = lines - 1;
+  // As a browser asks first, from the server's memory after the pages above: the growth is the
+  // export's own. Then uncompressed, for the share gzip takes (its RSS is not reported: the
+  // first export already grew the heap it reuses).
+  const exported = await measureExport(instance, 'gzip, deflate, br');
+  const plain = await measureExport(instance, 'identity');
+  const rssGrowthMiB = exported.rssPeakMiB - exported.rssBeforeMiB;
+  const rssNote = `${exported.rssBeforeMiB.toFixed(0)} → ${exported.rssPeakMiB.toFixed(0)} MiB`;
 
   const at = `${size / 1000}k, ${database}`;
   const ratio = firstPage.p50 / health.p50;
@@ -179,9 +205,8 @@ async function measureCatalogue(instance: Instance, size: number, database: stri
           `${ratio.toFixed(1)}× /health`,
         )
       : measured(`first page, 50 by stars, p50 (${at})`, firstPage.p50, 'ms', `${ratio.toFixed(1)}× /health`),
-    large
-      ? atMost(`first page ÷ /health (${at})`, ratio, '×', 3)
-      : measured(`first page ÷ /health (${at})`, ratio, '×'),
+    // The issue's "≤ 3 × /health" was dropped (issue 23): context only.
+    measured(`first page ÷ /health (${at})`, ratio, '×'),
     large
       ? atMost(`q search p50 (${at})`, search.p50, 'ms', 30)
       : measured(`q search p50 (${at})`, search.p50, 'ms'),
@@ -192,7 +217,7 @@ async function measureCatalogue(instance: Instance, size: number, database: stri
       ? atMost(`stats p50 (${at})`, stats.p50, 'ms', 150)
       : measured(`stats p50 (${at})`, stats.p50, 'ms'),
     large
-      ? atMost(`tag filter (2 tags) p50 (${at})`, tags.p50, 'ms', 30)
+      ? atMost(`tag filter (2 tags) p50 (${at})`, tags.p50, 'ms', 10)
       : measured(`tag filter (2 tags) p50 (${at})`, tags.p50, 'ms'),
     large
       ? atMost(`sort by 30-day growth, 50, p50 (${at})`, growth.p50, 'ms', 30)
@@ -203,15 +228,26 @@ async function measureCatalogue(instance: Instance, size: number, database: stri
     large
       ? atLeast(
           `export (${at})`,
-          rows / exportSeconds,
+          exported.rows / exported.seconds,
           'rows/s',
           100_000,
-          `${rows} rows in ${exportSeconds.toFixed(2)} s`,
+          `${exported.rows} rows in ${exported.seconds.toFixed(2)} s, ${exported.encoding}`,
         )
-      : measured(`export (${at})`, rows / exportSeconds, 'rows/s', `${rows} rows`),
+      : measured(
+          `export (${at})`,
+          exported.rows / exported.seconds,
+          'rows/s',
+          `${exported.rows} rows, ${exported.encoding}`,
+        ),
+    measured(
+      `export uncompressed (${at})`,
+      plain.rows / plain.seconds,
+      'rows/s',
+      `${plain.rows} rows in ${plain.seconds.toFixed(2)} s`,
+    ),
     large
-      ? atMost(`export RSS growth (${at})`, rssGrowthMiB, 'MiB', 64)
-      : measured(`export RSS growth (${at})`, rssGrowthMiB, 'MiB'),
+      ? atMost(`export RSS growth, server process (${at})`, rssGrowthMiB, 'MiB', 64, rssNote)
+      : measured(`export RSS growth, server process (${at})`, rssGrowthMiB, 'MiB', rssNote),
   ];
   return figures;
 }
@@ -303,7 +339,9 @@ export async function runCatalogueBench(): Promise<{ runs: CatalogueRun[]; skipp
         console.log(`[catalogue] seeded in ${instance.seedSeconds.toFixed(1)} s; measuring…`);
         const figures = await measureCatalogue(instance, size, database);
         printFigures(`${database}, ${size.toLocaleString('en-US')} repositories (API)`, figures);
-        if (database === 'sqlite' && size === Math.max(...SIZES)) {
+        if (database === 'sqlite' && size === Math.max(...SIZES) && !existsSync(CHROMIUM)) {
+          skipped.push(`browser figures: no Chromium at ${CHROMIUM} (CHROMIUM_PATH)`);
+        } else if (database === 'sqlite' && size === Math.max(...SIZES)) {
           const browserFigures = await measureBrowser(instance, size);
           printFigures(`${database}, ${size.toLocaleString('en-US')} repositories (browser)`, browserFigures);
           figures.push(...browserFigures);

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /** Latency of sequential requests (one at a time, keep-alive), as p50/p99 in milliseconds. */
 export interface Latency {
   p50: number;
@@ -37,16 +39,28 @@ async function readOk(response: Response): Promise<void> {
     throw new Error(`${response.status} ${response.url}: ${new TextDecoder().decode(body).slice(0, 300)}`);
 }
 
-/** Samples this process's RSS every `everyMs` until stopped: the peak, for memory budgets. */
-export function sampleRss(everyMs = 20): { stop(): number } {
-  let peak = process.memoryUsage().rss;
+/**
+ * The resident set of a process in bytes, read from outside it as `ps` or `top` would
+ * (Linux's /proc); this process's own when no pid is given.
+ */
+export function rssOf(pid?: number): number {
+  if (pid === undefined || pid === process.pid) return process.memoryUsage().rss;
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
+  if (kib === undefined) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(kib) * 1024;
+}
+
+/** Samples a process's RSS (this one's by default) every `everyMs` until stopped: the peak, for memory budgets. */
+export function sampleRss(pid?: number, everyMs = 20): { stop(): number } {
+  let peak = rssOf(pid);
   const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
+    peak = Math.max(peak, rssOf(pid));
   }, everyMs);
   return {
     stop() {
       clearInterval(timer);
-      return Math.max(peak, process.memoryUsage().rss);
+      return Math.max(peak, rssOf(pid));
     },
   };
 }

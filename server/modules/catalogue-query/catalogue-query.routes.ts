@@ -73,15 +73,15 @@ export const catalogueQueryRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const viewer = requireUser(request);
       const name = exportFileName(app.clock.now());
-      const rows = countedExport(catalogueQuery.exportRows(viewer, request.query), (count, complete) =>
+      const rows = catalogueQuery.exportBatches(viewer, request.query);
+      const report = (count: number, complete: boolean) =>
         request.log.info(
           { user_id: viewer.id, rows: count, complete },
           complete ? 'repositories exported' : 'repositories export stopped: the client went away',
-        ),
-      );
+        );
       reply.header('content-type', 'text/csv; charset=utf-8');
       reply.header('content-disposition', `attachment; filename="${name}"`);
-      return reply.send(streamCsv(rows) as never);
+      return reply.send(streamCsv(rows, report) as never);
     },
   );
 
@@ -208,21 +208,3 @@ export const catalogueQueryRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
-
-/** The export's rows, reporting how many went out and whether all did once the stream ends or is torn down. */
-async function* countedExport<T>(
-  rows: AsyncGenerator<T>,
-  report: (count: number, complete: boolean) => void,
-) {
-  let count = 0;
-  let complete = false;
-  try {
-    for await (const row of rows) {
-      count += 1;
-      yield row;
-    }
-    complete = true;
-  } finally {
-    report(count, complete);
-  }
-}

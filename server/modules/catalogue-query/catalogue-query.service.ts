@@ -16,7 +16,7 @@ import {
 import type { Repository, RepositorySummary } from '#shared/schemas/repositories.ts';
 import { STAR_BUCKETS } from '#shared/stats.ts';
 import { isPostgres } from '../../db/migration-helpers.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database, RepositoryListRow } from '../../db/schema.ts';
 import { notFound } from '../../lib/app-error.ts';
 import { addMs, type Clock, dateAtMs } from '../../lib/clock.ts';
 import {
@@ -66,6 +66,8 @@ export interface CatalogueQueryDeps {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Rows per database read while exporting (docs/decisions.md, "CSV export"). */
+const EXPORT_BATCH_SIZE = 2000;
 const TOP_TOPICS = 10;
 const NO_FILTERS = normalizeFilters({});
 
@@ -89,7 +91,7 @@ export class CatalogueQueryService {
     this.#db = deps.db;
     this.#details = deps.details;
     this.#clock = deps.clock;
-    this.#exportBatchSize = deps.exportBatchSize ?? 2000;
+    this.#exportBatchSize = deps.exportBatchSize ?? EXPORT_BATCH_SIZE;
   }
 
   /** `GET /repositories/` without parameters (SPEC's first form): every repository the viewer may see. */
@@ -123,12 +125,15 @@ export class CatalogueQueryService {
     return presentRepository(row, { comments, versions, release_tracking: releaseTracking });
   }
 
-  /** `POST /repositories/export`: the selected repositories the viewer may see, in the order given, each once. */
-  async *exportSelection(viewer: Viewer, items: readonly string[]): AsyncGenerator<RepositorySummary> {
+  /**
+   * `POST /repositories/export`: the selected repositories the viewer may see, in the order
+   * given, each once, as list rows in batches of one.
+   */
+  async *exportSelection(viewer: Viewer, items: readonly string[]): AsyncGenerator<RepositoryListRow[]> {
     for (const fullName of new Set(items)) {
       const row = await findVisible(this.#db, viewer, fullName);
       const summary = row ? await findSummary(this.#db, row.id) : undefined;
-      if (summary) yield presentSummary(summary);
+      if (summary) yield [summary];
     }
   }
 
@@ -157,19 +162,29 @@ export class CatalogueQueryService {
   }
 
   /**
-   * Every matching repository in list order, read `exportBatchSize` rows at a time as the
-   * consumer asks for them; returning early (a client gone) stops the reads.
+   * Every matching repository in list order, as list rows `exportBatchSize` at a time (one
+   * database read each). The next read is sent as soon as a batch arrives, so the database
+   * (PostgreSQL's own process) reads it while this one is written out; no more than that one
+   * batch is read ahead of the consumer, and returning early (a client gone) stops the reads.
    */
-  async *exportRows(viewer: Viewer, query: CatalogueExportQuery): AsyncGenerator<RepositorySummary> {
+  async *exportBatches(viewer: Viewer, query: CatalogueExportQuery): AsyncGenerator<RepositoryListRow[]> {
     const filters = normalizeFilters(query);
     const sort = resolveSort(query);
     const use = idSetUseFor(filters, await countMatching(this.#db, viewer, filters));
-    let position: Position | null = null;
-    do {
-      const page = await fetchPage(this.#db, viewer, filters, sort, this.#exportBatchSize, position, use);
-      for (const row of page.rows) yield presentSummary(row);
-      position = page.next;
-    } while (position);
+    type Page = { rows: RepositoryListRow[]; next: Position | null };
+    const read = (position: Position | null): Promise<Page> => {
+      const page = fetchPage(this.#db, viewer, filters, sort, this.#exportBatchSize, position, use);
+      // Handled when awaited below; until then (or if the consumer stops first), a failed read
+      // must not count as an unhandled rejection.
+      page.catch(() => {});
+      return page;
+    };
+    let next: Promise<Page> | null = read(null);
+    while (next) {
+      const page: Page = await next;
+      next = page.next ? read(page.next) : null;
+      if (page.rows.length > 0) yield page.rows;
+    }
   }
 
   /** `GET /repositories/stats`: the statistics screen over the filtered repositories. */

@@ -251,7 +251,9 @@ describe(`catalogue queries on ${withPostgres ? 'SQLite and PostgreSQL' : 'SQLit
     const lists = [];
     for (const side of sides) {
       const ids: string[] = [];
-      for await (const row of side.service.exportRows(viewers[0] as ReferenceViewer, query)) ids.push(row.id);
+      for await (const batch of side.service.exportBatches(viewers[0] as ReferenceViewer, query)) {
+        ids.push(...batch.map((row) => row.full_name));
+      }
       lists.push(ids);
     }
     const sqlite = sides[0] as Side;

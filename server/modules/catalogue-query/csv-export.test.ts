@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest';
+import type { RepositorySummary } from '#shared/schemas/repositories.ts';
+import type { RepositoryListRow } from '../../db/schema.ts';
+import { presentSummary } from '../../repository/repository-presenter.ts';
+import { csvRecord, csvRow, escapeFormula, streamCsv } from './csv-export.ts';
+
+/**
+ * The export writes each record straight from the list row (docs/decisions.md, "CSV export"):
+ * these pin its bytes, and check them cell for cell against the presented repository as the
+ * export wrote it before (presentSummary, then a cell per column, formula-escaped).
+ */
+const base: RepositoryListRow = {
+  id: 1,
+  full_name: 'acme/widget',
+  github_id: 1,
+  user_id: 1,
+  name: 'widget',
+  description: null,
+  url: 'https://github.com/acme/widget',
+  license: '',
+  topics: '',
+  tags: '',
+  notes: '',
+  stars: 0,
+  forks: 0,
+  issues: 0,
+  commits: 0,
+  contributors: 0,
+  contributors_capped: 0,
+  contributors_pending: 0,
+  language: null,
+  archived: 0,
+  private: 0,
+  gone: 0,
+  default_branch: 'main',
+  last_commit: null,
+  last_synced: null,
+  created_at: '2026-11-01T00:00:00.000Z',
+  updated_at: '2026-11-01T00:00:00.000Z',
+  stars_7d: null,
+  stars_30d: null,
+  comment_count: 0,
+  version_count: 0,
+};
+
+const rows: RepositoryListRow[] = [
+  base,
+  {
+    ...base,
+    id: 2,
+    full_name: 'a/b',
+    name: '=cmd',
+    description: 'He said "hi", then\r\nleft',
+    license: 'MIT',
+    topics: 'cli,go',
+    tags: '+1,-2,@x',
+    notes: '\tTab',
+    stars: 12,
+    forks: 3,
+    issues: 4,
+    commits: 5,
+    contributors: 500,
+    contributors_capped: 1,
+    language: 'Go',
+    archived: 1,
+    private: 1,
+    gone: 1,
+    last_commit: '2026-10-01T00:00:00Z',
+    last_synced: '2026-11-02T00:00:00.000Z',
+    stars_7d: -3,
+    stars_30d: 7,
+    comment_count: 2,
+    version_count: 9,
+  },
+  {
+    ...base,
+    id: 3,
+    full_name: 'c/d',
+    name: 'd',
+    description: '＝full-width',
+    license: 'Apache-2.0',
+    topics: 'a\nb',
+    tags: '\rcr',
+    notes: '－x＋y＠z',
+    contributors: 7,
+    contributors_pending: 1,
+    stars_7d: 0,
+    stars_30d: 0,
+  },
+  {
+    ...base,
+    id: 4,
+    full_name: 'e/f',
+    name: 'ünïcode, 名前',
+    description: '',
+    topics: "'quoted'",
+    tags: '-',
+    notes: '@',
+    contributors: 42,
+    language: '',
+  },
+];
+
+/** The file as the export wrote it before records were written from the row (commit 9603c3b). */
+const EXPECTED =
+  'id,name,description,url,language,license,topics,tags,notes,stars,forks,open_issues,commits,contributors,stars_7d,stars_30d,last_commit,last_synced,archived,private,gone_from_github,comments,versions,added_at\r\n' +
+  'acme/widget,widget,,https://github.com/acme/widget,,No License,,,,0,0,0,0,0,,,,,no,no,no,0,0,2026-11-01T00:00:00.000Z\r\n' +
+  'a/b,\'=cmd,"He said ""hi"", then\r\nleft",https://github.com/acme/widget,Go,MIT,"cli,go","\'+1,-2,@x",\'\tTab,12,3,4,5,500+,-3,7,2026-10-01T00:00:00Z,2026-11-02T00:00:00.000Z,yes,yes,yes,2,9,2026-11-01T00:00:00.000Z\r\n' +
+  'c/d,d,\'＝full-width,https://github.com/acme/widget,,Apache-2.0,"a\nb","\'\rcr",\'－x＋y＠z,0,0,0,0,,0,0,,,no,no,no,0,0,2026-11-01T00:00:00.000Z\r\n' +
+  "e/f,\"ünïcode, 名前\",,https://github.com/acme/widget,,No License,'quoted','-,'@,0,0,0,0,42,,,,,no,no,no,0,0,2026-11-01T00:00:00.000Z\r\n";
+
+/** The columns as the export wrote them from the presented repository before. */
+const PRESENTED: ((r: RepositorySummary) => string | number)[] = [
+  (r) => r.id,
+  (r) => r.name,
+  (r) => r.description ?? '',
+  (r) => r.url,
+  (r) => r.language ?? '',
+  (r) => r.license || 'No License',
+  (r) => r.topics,
+  (r) => r.tags,
+  (r) => r.notes,
+  (r) => r.stars,
+  (r) => r.forks,
+  (r) => r.issues,
+  (r) => r.commits,
+  (r) => r.contributors ?? '',
+  (r) => r.growth.stars_7d ?? '',
+  (r) => r.growth.stars_30d ?? '',
+  (r) => r.last_commit ?? '',
+  (r) => r.last_synced ?? '',
+  (r) => (r.archived ? 'yes' : 'no'),
+  (r) => (r.private ? 'yes' : 'no'),
+  (r) => (r.gone ? 'yes' : 'no'),
+  (r) => r.comment_count,
+  (r) => r.version_count,
+  (r) => r.created_at,
+];
+
+async function text(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+describe('the CSV export', () => {
+  it('writes the same bytes as before, formulas escaped', async () => {
+    expect(await text(streamCsv([rows]))).toBe(EXPECTED);
+  });
+
+  it('writes each record as the presented repository reads, cell for cell', () => {
+    for (const row of rows) {
+      const summary = presentSummary(row);
+      expect(csvRow(row)).toBe(csvRecord(PRESENTED.map((value) => escapeFormula(value(summary)))));
+    }
+  });
+
+  it('writes the same bytes however the rows are batched, and reports the rows sent', async () => {
+    const many = Array.from({ length: 1234 }, (_, i) => ({
+      ...(rows[i % rows.length] as RepositoryListRow),
+      id: i,
+    }));
+    const reports: [number, boolean][] = [];
+    const whole = await text(streamCsv([many], (count, complete) => reports.push([count, complete])));
+    const single = await text(
+      streamCsv(
+        many.map((row) => [row]),
+        (count, complete) => reports.push([count, complete]),
+      ),
+    );
+    expect(single).toBe(whole);
+    expect(whole.startsWith(EXPECTED.slice(0, EXPECTED.indexOf('\r\n') + 2))).toBe(true);
+    expect(reports).toEqual([
+      [1234, true],
+      [1234, true],
+    ]);
+  });
+});

@@ -161,7 +161,6 @@ export class JobQueue {
   start(): void {
     if (this.#running) return;
     this.#running = true;
-    if (this.#stopping.signal.aborted) this.#stopping = new AbortController();
     this.#loop = this.#work();
   }
 
@@ -176,6 +175,14 @@ export class JobQueue {
     this.#stopping.abort();
     this.wake();
     await this.#loop;
+    await this.#endInFlight();
+    // Stopped, the queue may still be stepped by `runDue` (tests, the CLI): what it starts then
+    // is not being shut down.
+    this.#stopping = new AbortController();
+  }
+
+  /** Lets the jobs in flight end for up to `stopGraceMs`, then aborts and releases the rest. */
+  async #endInFlight(): Promise<void> {
     const inFlight = [...this.#inFlight];
     if (inFlight.length === 0) return;
     let timer: NodeJS.Timeout | undefined;

@@ -21,12 +21,7 @@ export function presentSummary(row: RepositoryListRow): RepositorySummary {
     commits: row.commits,
     total_commits: row.commits,
     // Null while the sync engine is still counting (docs/product.md#counting-contributors).
-    contributors:
-      row.contributors_pending === 1
-        ? null
-        : row.contributors_capped === 1
-          ? `${row.contributors}+`
-          : row.contributors,
+    contributors: contributorsShown(row),
     last_commit: row.last_commit,
     last_synced: row.last_synced,
     created_at: row.created_at,
@@ -41,6 +36,17 @@ export function presentSummary(row: RepositoryListRow): RepositorySummary {
     version_count: row.version_count,
     growth: { stars_7d: row.stars_7d ?? null, stars_30d: row.stars_30d ?? null },
   };
+}
+
+/** Null while still being counted after an import, '500+' when capped, else the count. */
+export function contributorsShown(
+  row: Pick<RepositoryListRow, 'contributors' | 'contributors_pending' | 'contributors_capped'>,
+): number | string | null {
+  return row.contributors_pending === 1
+    ? null
+    : row.contributors_capped === 1
+      ? `${row.contributors}+`
+      : row.contributors;
 }
 
 export function presentRepository(

@@ -10,6 +10,7 @@ import type { Database, RepositoryRow } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../lib/app-error.ts';
 import { type Clock, isoNow } from '../../lib/clock.ts';
 import { resolveVisible, type Viewer } from '../../repository/access-policy.ts';
+import { contributorsShown } from '../../repository/repository-presenter.ts';
 import * as queries from './versions.queries.ts';
 
 export interface VersionsDeps {
@@ -87,12 +88,7 @@ export function comparedValues(row: RepositoryRow): Compared {
     commits: row.commits,
     issues: row.issues,
     // Still being counted after an import: no number to compare yet.
-    contributors:
-      row.contributors_pending === 1
-        ? null
-        : row.contributors_capped === 1
-          ? `${row.contributors}+`
-          : row.contributors,
+    contributors: contributorsShown(row),
     license: row.license,
     topics: row.topics,
   };

@@ -3,6 +3,13 @@ import { type GitHubDouble, startGitHubDouble } from '../github-double/index.ts'
 import { createTestApp, type TestApp } from './test-app.ts';
 
 /**
+ * How long the app waits for the double before giving up (GITHUB_TIMEOUT_MS is 10 s in
+ * production). Short enough that a test of a hanging GitHub ends soon, long enough that a busy
+ * machine's slow answer is not taken for a hang (1.5 s failed syncs under load).
+ */
+export const TEST_GITHUB_TIMEOUT_MS = 5000;
+
+/**
  * The app pointed at a fresh GitHub double, for repository tests. `env` adds configuration
  * (e.g. GITHUB_TOKEN); the double is closed with the app.
  */
@@ -14,7 +21,7 @@ export async function createReposTestApp(
   const github = await startGitHubDouble(doubleOptions);
   const t = await createTestApp(
     { GITHUB_API_URL: github.url, WEBHOOK_ALLOWED_HOSTS: 'hooks.slack.com,127.0.0.1', ...env },
-    { resolve: async () => ['34.235.1.2'], githubTimeoutMs: 1500, ...buildOptions },
+    { resolve: async () => ['34.235.1.2'], githubTimeoutMs: TEST_GITHUB_TIMEOUT_MS, ...buildOptions },
   );
   return {
     ...t,

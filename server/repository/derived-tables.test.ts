@@ -35,7 +35,7 @@ import {
   valuesPageQuery,
 } from '../modules/catalogue-query/catalogue-query.queries.ts';
 import { CatalogueQueryService } from '../modules/catalogue-query/catalogue-query.service.ts';
-import { DERIVED_TABLES, rebuildDerivedTables } from './repository-labels.ts';
+import { DERIVED_TABLES, rebuildDerivedTables, writeDerivedRows } from './repository-labels.ts';
 
 /**
  * The derived tables (tag and topic rows, the search index) are left out of backups and built
@@ -187,6 +187,62 @@ describe('the migration', () => {
     await rebuildDerivedTables(handle.db, new Date());
     expect(await readDerivedRows(handle.db)).toEqual(migrated);
   });
+});
+
+describe('tag keys on PostgreSQL (migration 2026-11-28-0100)', () => {
+  /** Each repository's tag keys as the GIN-indexed array holds them, and as its tag rows say. */
+  async function tagKeys(db: Kysely<Database>) {
+    const arrays = await sql<{ id: number; keys: string[] }>`select repository_id as id, tag_keys as keys
+      from repository_search order by repository_id`.execute(db);
+    const rows = await db.selectFrom('repository_tags').select(['repository_id', 'tag_lower']).execute();
+    const expected = new Map<number, string[]>();
+    for (const row of rows)
+      expected.set(row.repository_id, [...(expected.get(row.repository_id) ?? []), row.tag_lower]);
+    return {
+      stored: arrays.rows.map((row) => ({ id: row.id, keys: [...row.keys].sort() })),
+      expected: arrays.rows.map((row) => ({ id: row.id, keys: (expected.get(row.id) ?? []).sort() })),
+    };
+  }
+
+  it.skipIf(testDialect !== 'postgres')(
+    'are filled by the migration, by a rebuild and by every write, as the tag rows',
+    async () => {
+      const handle = await fresh(testDialect);
+      // Rows from before the derived tables: the catalogue's migration fills the tag rows and
+      // documents, then this one the keys.
+      const older = Object.keys(migrations)
+        .sort()
+        .filter((name) => name < MIGRATION)
+        .at(-1) as string;
+      await new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } }).migrateTo(
+        older,
+      );
+      await addUsers(handle.db);
+      for (const entry of buildCatalogue({ alice: 1, bob: 2 }, 60)) {
+        await handle.db.insertInto('repositories').values(entry.row).execute();
+      }
+      await migrateToLatest(handle.db);
+      const migrated = await tagKeys(handle.db);
+      expect(migrated.stored.some((row) => row.keys.length > 1)).toBe(true);
+      expect(migrated.stored).toEqual(migrated.expected);
+      await rebuildDerivedTables(handle.db, new Date());
+      expect((await tagKeys(handle.db)).stored).toEqual(migrated.stored);
+      const row = await handle.db
+        .selectFrom('repositories')
+        .select(['id', 'name', 'full_name', 'description', 'license', 'tags', 'topics'])
+        .orderBy('id')
+        .executeTakeFirstOrThrow();
+      await handle.db
+        .updateTable('repositories')
+        .set({ tags: 'Web, API,web' })
+        .where('id', '=', row.id)
+        .execute();
+      await writeDerivedRows(handle.db, { ...row, tags: 'Web, API,web' }, ['tags']);
+      const written = await tagKeys(handle.db);
+      expect(written.stored).toEqual(written.expected);
+      expect(written.stored.find((entry) => entry.id === row.id)?.keys).toEqual(['api', 'web']);
+    },
+  );
 });
 
 describe('query plans use the indexes', () => {

@@ -202,13 +202,23 @@ async function insertTopics(db: Db, rows: readonly DerivedSource[]) {
   for (const chunk of inChunks(values)) await db.insertInto('repository_topics').values(chunk).execute();
 }
 
+/**
+ * The search documents; on PostgreSQL each beside the repository's tag keys (`tag_keys`, the
+ * `tag_lower` values of its `repository_tags` rows), which the tag filter probes through a GIN
+ * index (migration 2026-11-28-0100).
+ */
 async function insertSearchDocuments(db: Db, rows: readonly DerivedSource[]) {
   for (const chunk of inChunks(rows)) {
     if (isPostgres(db)) {
-      await db
-        .insertInto('repository_search')
-        .values(chunk.map((row) => ({ repository_id: row.id, document: searchDocument(row) })))
-        .execute();
+      const values = sql.join(
+        chunk.map(
+          (row) =>
+            sql`(${row.id}, ${searchDocument(row)}, ${labelEntries(row.tags).map((entry) => entry.lower)})`,
+        ),
+      );
+      await sql`insert into repository_search (repository_id, document, tag_keys) values ${values}`.execute(
+        db,
+      );
     } else {
       const values = sql.join(chunk.map((row) => sql`(${row.id}, ${searchDocument(row)})`));
       await sql`insert into repository_search (rowid, document) values ${values}`.execute(db);

@@ -146,10 +146,28 @@ function searchIds(db: Db, needle: string): RawBuilder<unknown> {
 }
 
 /**
+ * `repositories.id` in the id set, shaped for how a query uses it (no `use`: a count or an
+ * aggregate, the planner's choice). SQLite's unary + keeps a `filter` term from driving the
+ * plan. PostgreSQL's planner, left to itself, joined a page's set against a scan of every row
+ * or a parallel walk of the sort's index (docs/decisions.md, "Tag filter on PostgreSQL"):
+ * `set` reads the set once and fetches its rows by primary key (`= any(array(…))`), `filter`
+ * reads it once into a hash table checked on each row of the sort's index (an IN kept below
+ * the top level of WHERE stays a hashed subplan instead of becoming a join).
+ */
+function idSetCondition(db: Db, ids: RawBuilder<unknown>, use: IdSetUse | undefined): RawBuilder<SqlBool> {
+  if (!isPostgres(db)) {
+    return use === 'filter' ? sql`+repositories.id in (${ids})` : sql`repositories.id in (${ids})`;
+  }
+  if (use === 'set') return sql`repositories.id = any(array(${ids}))`;
+  if (use === 'filter') return sql`coalesce(repositories.id in (${ids}), false)`;
+  return sql`repositories.id in (${ids})`;
+}
+
+/**
  * How the id set of the search, tag and topic filters narrows the rows. `set`: the database may
  * start from the set (best when it is small); `filter`: only as a check on each row, so a sort
- * walks its index instead (best when the set is large, SQLite only; PostgreSQL's planner weighs
- * this itself from its statistics).
+ * walks its index instead (best when the set is large). Both databases follow it for a page
+ * (`idSetCondition`).
  */
 export type IdSetUse = 'set' | 'filter';
 
@@ -163,21 +181,23 @@ export function applyFilters<O>(
   query: SelectQueryBuilder<Database, 'repositories', O>,
   filters: NormalizedFilters,
   viewer: Viewer,
-  idSetUse: IdSetUse = 'set',
+  idSetUse?: IdSetUse,
 ): SelectQueryBuilder<Database, 'repositories', O> {
   let result = visibleTo(query, viewer);
   const sets: RawBuilder<unknown>[] = [];
   if (filters.needle !== null) sets.push(searchIds(db, filters.needle));
-  for (const tag of filters.tags)
-    sets.push(sql`select repository_id from repository_tags where tag_lower = ${tag}`);
+  if (filters.tags.length > 1 && isPostgres(db)) {
+    // Several tags: one probe of the tag keys' GIN index intersects them (migration
+    // 2026-11-28-0100). One tag reads its label rows, index-only, cheaper than the array rows.
+    sets.push(sql`select repository_id from repository_search where tag_keys @> ${filters.tags}::text[]`);
+  } else {
+    for (const tag of filters.tags)
+      sets.push(sql`select repository_id from repository_tags where tag_lower = ${tag}`);
+  }
   for (const topic of filters.topics) {
     sets.push(sql`select repository_id from repository_topics where topic_lower = ${topic}`);
   }
-  if (sets.length > 0) {
-    // SQLite's unary + keeps a term from driving the plan; the value is the same.
-    const id = idSetUse === 'filter' && !isPostgres(db) ? sql`+repositories.id` : sql`repositories.id`;
-    result = result.where(sql<SqlBool>`${id} in (${sql.join(sets, sql` intersect `)})`);
-  }
+  if (sets.length > 0) result = result.where(idSetCondition(db, sql.join(sets, sql` intersect `), idSetUse));
   if (filters.license === NO_LICENSE_KEY) {
     result = result.where(sql<SqlBool>`(${LICENSE_KEY} is null or ${LICENSE_KEY} = ${NO_LICENSE_KEY})`);
   } else if (filters.license !== null) {

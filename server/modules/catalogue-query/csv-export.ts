@@ -51,25 +51,162 @@ export function exportFileName(now: Date): string {
   return `repositories_${now.toISOString().slice(0, 10)}.csv`;
 }
 
-/** Rows per chunk written at least: one chunk per database batch keeps the socket and gzip busy. */
-const ROWS_PER_CHUNK = 500;
+/** Bytes a chunk holds before it goes out: large enough to keep the socket and gzip busy. */
+const CHUNK_BYTES = 128 * 1024;
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
-/**
- * One RFC 4180 cell: a number as written, text formula-escaped, then quoted (its quotes
- * doubled) when it holds a quote, comma or line break.
- */
-function cell(value: string | number | null | undefined): string {
-  if (typeof value === 'number') return String(value);
-  if (value === null || value === undefined || value === '') return '';
-  const text = FORMULA_START.test(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+/** Whether a text cell starts as a formula would: FORMULA_START's first code unit, compared as a number. */
+function startsFormula(text: string): boolean {
+  switch (text.charCodeAt(0)) {
+    case 0x3d: // =
+    case 0x2b: // +
+    case 0x2d: // -
+    case 0x40: // @
+    case 0x09: // tab
+    case 0x0d: // CR
+    case 0x00:
+    case 0xff1d: // ＝
+    case 0xff0b: // ＋
+    case 0xff0d: // －
+    case 0xff20: // ＠
+      return true;
+    default:
+      return false;
+  }
 }
 
-/** A cell that is never a formula nor needs quotes: a number, or empty for null. */
-function plain(value: number | null | undefined): string {
-  return value === null || value === undefined ? '' : String(value);
+const COMMA = 0x2c;
+
+/**
+ * Records written as UTF-8 straight into a buffer, cell by cell: no string per record or per
+ * chunk to build and flatten, which at 100,000 rows was most of the export's allocations and
+ * so of the server's heap growth (docs/decisions.md, "CSV export").
+ */
+class RecordWriter {
+  #buffer: Buffer;
+  #at = 0;
+  rows = 0;
+
+  constructor(bytes = CHUNK_BYTES) {
+    this.#buffer = Buffer.allocUnsafeSlow(bytes);
+  }
+
+  get bytes(): number {
+    return this.#at;
+  }
+
+  /** The records written so far, and a fresh buffer for the next ones. */
+  take(): Buffer {
+    const full = this.#buffer.subarray(0, this.#at);
+    this.#buffer = Buffer.allocUnsafeSlow(CHUNK_BYTES);
+    this.#at = 0;
+    this.rows = 0;
+    return full;
+  }
+
+  /** Room for `bytes` more, in a larger buffer when this one can't hold them. */
+  #reserve(bytes: number) {
+    if (this.#at + bytes <= this.#buffer.length) return;
+    const larger = Buffer.allocUnsafeSlow(Math.max(this.#buffer.length * 2, this.#at + bytes));
+    this.#buffer.copy(larger, 0, 0, this.#at);
+    this.#buffer = larger;
+  }
+
+  /** Text, formula-escaped, then quoted (its quotes doubled) when it holds a quote, comma or line break. */
+  text(value: string | null | undefined) {
+    if (value === null || value === undefined || value === '') return;
+    let text = startsFormula(value) ? `'${value}` : value;
+    if (NEEDS_QUOTES.test(text)) text = `"${text.replaceAll('"', '""')}"`;
+    this.#at += this.#buffer.write(text, this.#at);
+  }
+
+  /** A number as written (never a formula: a negative number stays a number). */
+  number(value: number | null | undefined) {
+    if (value === null || value === undefined) return;
+    this.#at += this.#buffer.write(String(value), this.#at, 'latin1');
+  }
+
+  ascii(value: string) {
+    this.#at += this.#buffer.write(value, this.#at, 'latin1');
+  }
+
+  comma() {
+    this.#buffer[this.#at++] = COMMA;
+  }
+
+  /** One repository's record, its cells as `presentSummary` shows them. */
+  row(r: RepositoryListRow) {
+    const license = r.license || 'No License';
+    // UTF-8 takes at most 3 bytes per UTF-16 unit, doubled quotes and the escape at most twice
+    // as many units; numbers, flags and separators fit in the rest.
+    this.#reserve(
+      6 *
+        (r.full_name.length +
+          r.name.length +
+          (r.description?.length ?? 0) +
+          r.url.length +
+          (r.language?.length ?? 0) +
+          license.length +
+          r.topics.length +
+          r.tags.length +
+          r.notes.length +
+          (r.last_commit?.length ?? 0) +
+          (r.last_synced?.length ?? 0) +
+          r.created_at.length) +
+        512,
+    );
+    this.text(r.full_name);
+    this.comma();
+    this.text(r.name);
+    this.comma();
+    this.text(r.description);
+    this.comma();
+    this.text(r.url);
+    this.comma();
+    this.text(r.language);
+    this.comma();
+    this.text(license);
+    this.comma();
+    this.text(r.topics);
+    this.comma();
+    this.text(r.tags);
+    this.comma();
+    this.text(r.notes);
+    this.comma();
+    this.number(r.stars);
+    this.comma();
+    this.number(r.forks);
+    this.comma();
+    this.number(r.issues);
+    this.comma();
+    this.number(r.commits);
+    this.comma();
+    // Empty while the engine is still counting; '500+' (text) when capped.
+    if (r.contributors_pending !== 1) {
+      if (r.contributors_capped === 1) this.text(`${r.contributors}+`);
+      else this.number(r.contributors);
+    }
+    this.comma();
+    this.number(r.stars_7d);
+    this.comma();
+    this.number(r.stars_30d);
+    this.comma();
+    this.text(r.last_commit);
+    this.comma();
+    this.text(r.last_synced);
+    this.comma();
+    this.ascii(r.archived === 1 ? 'yes,' : 'no,');
+    this.ascii(r.private === 1 ? 'yes,' : 'no,');
+    this.ascii(r.gone === 1 ? 'yes,' : 'no,');
+    this.number(r.comment_count);
+    this.comma();
+    this.number(r.version_count);
+    this.comma();
+    this.text(r.created_at);
+    this.ascii('\r\n');
+    this.rows += 1;
+  }
 }
 
 /**
@@ -88,32 +225,21 @@ export function csvRecord(cells: readonly (string | number)[]): string {
   return `${line}\r\n`;
 }
 
-/** One repository's record, its cells as `presentSummary` shows them. */
-export function csvRow(r: RepositoryListRow): string {
-  const contributors =
-    r.contributors_pending === 1
-      ? ''
-      : r.contributors_capped === 1
-        ? cell(`${r.contributors}+`)
-        : cell(r.contributors);
-  return `${cell(r.full_name)},${cell(r.name)},${cell(r.description)},${cell(r.url)},${cell(r.language)},${cell(
-    r.license || 'No License',
-  )},${cell(r.topics)},${cell(r.tags)},${cell(r.notes)},${cell(r.stars)},${cell(r.forks)},${cell(r.issues)},${cell(
-    r.commits,
-  )},${contributors},${plain(r.stars_7d)},${plain(r.stars_30d)},${cell(r.last_commit)},${cell(r.last_synced)},${
-    r.archived === 1 ? 'yes' : 'no'
-  },${r.private === 1 ? 'yes' : 'no'},${r.gone === 1 ? 'yes' : 'no'},${cell(r.comment_count)},${cell(
-    r.version_count,
-  )},${cell(r.created_at)}\r\n`;
+/** One repository's record as text (what the export writes for it). */
+export function csvRow(row: RepositoryListRow): string {
+  const writer = new RecordWriter(1024);
+  writer.row(row);
+  return writer.take().toString('utf8');
 }
 
 /**
  * An RFC 4180 CSV stream of repository rows, given in batches (a database read each), pulled
  * as the client takes it: back-pressure reaches the source, so at most a batch or two is held
- * whatever the export's size. Rows go out ROWS_PER_CHUNK to a chunk: a chunk per row made the
- * export five times slower behind gzip (docs/benchmarks.md). Tearing the stream down (a client
- * gone) ends the source iterator too, so an export reading from the database stops. `report`
- * hears how many rows went out, and whether all did, once the stream ends or is torn down.
+ * whatever the export's size. Records go out about CHUNK_BYTES to a chunk: a chunk per row
+ * made the export five times slower behind gzip (docs/benchmarks.md). Tearing the stream down
+ * (a client gone) ends the source iterator too, so an export reading from the database stops.
+ * `report` hears how many rows went out, and whether all did, once the stream ends or is torn
+ * down.
  */
 export function streamCsv(
   batches: Iterable<readonly RepositoryListRow[]> | AsyncIterable<readonly RepositoryListRow[]>,
@@ -121,25 +247,24 @@ export function streamCsv(
 ): Readable {
   return Readable.from(
     (async function* () {
-      let chunk = csvRecord(HEADERS);
-      let pending = 0;
+      const writer = new RecordWriter();
+      writer.ascii(csvRecord(HEADERS));
       let sent = 0;
       let complete = false;
       try {
         for await (const batch of batches) {
           for (const row of batch) {
-            chunk += csvRow(row);
-            pending += 1;
-            if (pending === ROWS_PER_CHUNK) {
-              yield Buffer.from(chunk);
-              sent += pending;
-              chunk = '';
-              pending = 0;
+            writer.row(row);
+            if (writer.bytes >= CHUNK_BYTES) {
+              const rows = writer.rows;
+              yield writer.take();
+              sent += rows;
             }
           }
         }
-        if (chunk !== '') yield Buffer.from(chunk);
-        sent += pending;
+        const rows = writer.rows;
+        if (writer.bytes > 0) yield writer.take();
+        sent += rows;
         complete = true;
       } finally {
         report?.(sent, complete);

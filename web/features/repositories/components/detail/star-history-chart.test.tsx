@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MetricPoint } from '#shared/schemas/repositories.ts';
-import { axisDomain, chartProps, formatTimeTick, timeTicks } from './star-history-chart.tsx';
+import { axisDomain, chartProps, formatTimeTick, timeTicks, tooltipDay } from './star-history-chart.tsx';
 
 /**
  * Issue 23 item 6: the History chart's time axis places points by date (a year of daily points
@@ -73,5 +73,16 @@ describe('StarHistoryChart', () => {
     ]);
     expect(formatTimeTick(Date.UTC(2026, 2, 1), 200 * DAY)).toBe('Mar 2026');
     expect(formatTimeTick(Date.UTC(2026, 2, 14), 30 * DAY)).toBe('14 Mar');
+  });
+});
+
+describe('the tooltip heading', () => {
+  it('reads the point’s day, and nothing (no crash) when the tooltip has no point', () => {
+    expect(tooltipDay(Date.UTC(2026, 6, 4))).toBe('2026-07-04');
+    expect(tooltipDay(String(Date.UTC(2026, 6, 4)))).toBe('2026-07-04');
+    // 'Invalid time value' took the whole History tab down to the error screen.
+    expect(tooltipDay(undefined)).toBe('');
+    expect(tooltipDay('')).toBe('');
+    expect(tooltipDay(Number.NaN)).toBe('');
   });
 });

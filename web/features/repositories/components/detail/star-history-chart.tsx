@@ -165,10 +165,17 @@ export function chartProps(
       tickFormatter: (value: number) => formatTimeTick(value, span),
       minTickGap: 24,
     },
-    tooltipProps: { labelFormatter: (value) => new Date(Number(value)).toISOString().slice(0, 10) },
+    // The tooltip also renders with no point under the pointer (label undefined): no date then.
+    tooltipProps: { labelFormatter: (value) => tooltipDay(value) },
     // The numbers are in a table for screen readers; the drawing stays out of the tab order.
     lineChartProps: { accessibilityLayer: false },
   };
+}
+
+/** The tooltip's heading: the point's day, or nothing when the label is not a time. */
+export function tooltipDay(value: unknown): string {
+  const time = typeof value === 'number' || typeof value === 'string' ? Number(value) : Number.NaN;
+  return value !== '' && Number.isFinite(time) ? new Date(time).toISOString().slice(0, 10) : '';
 }
 
 /**

@@ -279,6 +279,8 @@ for (const { width, scheme } of screenModes()) {
     request,
     extraHTTPHeaders,
   }, testInfo) => {
+    // Twenty-odd screens, each checked by axe: a minute on a quiet machine is not one on a busy one.
+    test.setTimeout(180_000);
     const context = await browser.newContext({
       baseURL: testInfo.project.use.baseURL,
       extraHTTPHeaders,

@@ -2,8 +2,9 @@
  * Mantine's styles for the first screens, component by component, in the order of Mantine's own
  * `styles.css` (docs/architecture.md#web-app): the global styles, the components others are built
  * on, and what the shell's top bar and footer, the landing page, the sign-in, registration and
- * password screens, the load and error states and the notifications use. The signed-in screens
- * load the rest with shell/member-styles.ts. A component added to a signed-out screen adds its
+ * password screens and the load and error states use (the notifications' styles load with their
+ * view, app/notifications-view.tsx). The signed-in screens load the rest with
+ * shell/member-styles.ts. A component added to a signed-out screen adds its
  * file here (https://mantine.dev/styles/css-files-list/).
  */
 import '@mantine/core/styles/baseline.css';
@@ -40,11 +41,9 @@ import '@mantine/core/styles/Container.css';
 import '@mantine/core/styles/Divider.css';
 import '@mantine/core/styles/List.css';
 import '@mantine/core/styles/Modal.css';
-import '@mantine/core/styles/Notification.css';
 import '@mantine/core/styles/PasswordInput.css';
 import '@mantine/core/styles/Tooltip.css';
 import '@mantine/core/styles/SimpleGrid.css';
 import '@mantine/core/styles/Stack.css';
 import '@mantine/core/styles/ThemeIcon.css';
 import '@mantine/core/styles/Title.css';
-import '@mantine/notifications/styles.css';

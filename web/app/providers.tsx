@@ -1,9 +1,9 @@
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { ErrorBoundary } from '#web/components/error-boundary.tsx';
 import { AuthProvider } from '#web/lib/auth/auth-context.tsx';
+import { NotificationsHost } from './notifications-host.tsx';
 import { createQueryClient } from './query-client.ts';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme.ts';
 
@@ -29,7 +29,7 @@ export function AppProviders({ children, queryClient, env = 'default', onStoredS
     >
       {/* Inside Mantine so the fallback is styled; around everything else it can catch. */}
       <ErrorBoundary level="app">
-        <Notifications position="top-right" />
+        <NotificationsHost />
         <QueryClientProvider client={client}>
           <AuthProvider onStoredSession={onStoredSession && (() => onStoredSession(client))}>
             {children}

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { normalizeTags, tagsError } from '#shared/repository-input.ts';
-import type { ChangeBus } from '../../changes/catalogue-changes.ts';
+import type { CatalogueChanges, ChangeBus } from '../../changes/catalogue-changes.ts';
 import { inTransaction, isUniqueViolation } from '../../db/database.ts';
 import type { Database, RepositoryRow } from '../../db/schema.ts';
 import type { Etags, GitHubClient } from '../../github/github-client.ts';
@@ -11,12 +11,16 @@ import { fetchRepositoriesWithGraphql } from '../../github/graphql-batch.ts';
 import type { RepositorySnapshot } from '../../github/repository-snapshot.ts';
 import { jobKind } from '../../jobs/job-definition.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
-import { type AppError, badRequest, conflict, notFound } from '../../lib/app-error.ts';
+import { AppError, badRequest, conflict, notFound } from '../../lib/app-error.ts';
 import { type Clock, isoNow } from '../../lib/clock.ts';
 import { canSee, findVisible, type Viewer } from '../../repository/access-policy.ts';
 import * as queries from '../../repository/repository.queries.ts';
 import { newRowFieldsOfSnapshot } from '../../repository/repository-presenter.ts';
 import type { GitHubDataWriter } from '../sync/github-data-writer.service.ts';
+
+type AddedChange = CatalogueChanges['repository.added'];
+
+const isAppError = (error: unknown): error is AppError => error instanceof AppError;
 
 /** A line that waited for GitHub's pace: added in the background by its ETA (docs/product.md#github-pace). */
 export const queuedAddJob = jobKind(
@@ -115,13 +119,7 @@ export class RepositoryAdder {
     deadline?: number,
   ): Promise<RepositoryRow> {
     const { db, github } = this.#deps;
-    // The one tags rule on what would be stored, before anything is looked up (so the same for
-    // every name): a batch, import or queued line with too many tags is refused.
-    const tagsProblem = tagsError(normalizeTags(tags));
-    if (tagsProblem) throw badRequest(tagsProblem, { tags: tagsProblem });
-    const existing = await queries.findRepositoryByName(db, fullName);
-    if (existing && (await canSee(db, viewer, existing)))
-      throw conflict(`${existing.full_name} is already in the catalogue.`);
+    const existing = await this.#refuseEarly(db, viewer, fullName, tags);
     // Not catalogued, or private and hidden from this member: the same GitHub lookup either
     // way, so status, text (the name as typed) and GitHub calls can't tell a hidden repository
     // from a missing one (docs/product.md#private-repositories).
@@ -141,23 +139,112 @@ export class RepositoryAdder {
       snapshot = fetched.snapshot;
       etags = fetched.etags;
     }
-    // A private repository joins the catalogue only through the member's own token.
+    const sameRepository = await this.#catalogued(db, fullName, snapshot, personal, existing);
+    if (sameRepository) return this.#alreadyCatalogued(viewer, sameRepository, snapshot, etags);
+    return this.#insert(viewer, fullName, tags, snapshot, etags);
+  }
+
+  /**
+   * Lines whose GitHub answer is in hand (a batch's GraphQL window), added in one transaction:
+   * one commit — one fsync on SQLite — per window instead of per line, which set the pace of a
+   * 1,000-line import (docs/benchmarks.md). Each line is checked as `addOne` checks it, inside
+   * the transaction, so a repository twice in one window is caught; its outcome, in order, is
+   * its row or its own refusal. A line already catalogued (a grant or a refresh to write) goes
+   * the one-line way after the commit, and so does the whole window when the database refuses a
+   * row someone else added meanwhile.
+   */
+  async addGroup(
+    viewer: Viewer,
+    lines: readonly { fullName: string; snapshot: RepositorySnapshot }[],
+    tags: string | undefined,
+    personal: string | null,
+  ): Promise<(RepositoryRow | AppError | GitHubError)[]> {
+    const { db, changes } = this.#deps;
+    let outcomes: (RepositoryRow | AppError | GitHubError | undefined)[] = [];
+    let added: AddedChange[] = [];
+    try {
+      await inTransaction(db, async (trx) => {
+        outcomes = lines.map(() => undefined);
+        added = [];
+        for (const [index, line] of lines.entries()) {
+          try {
+            const existing = await this.#refuseEarly(trx, viewer, line.fullName, tags);
+            if (await this.#catalogued(trx, line.fullName, line.snapshot, personal, existing)) continue;
+          } catch (error) {
+            // The line's own refusal, found before it wrote anything.
+            if (!isAppError(error)) throw error;
+            outcomes[index] = error;
+            continue;
+          }
+          const change = await this.#insertRows(trx, viewer, line.fullName, tags, line.snapshot, {});
+          added.push(change);
+          outcomes[index] = change.repository;
+        }
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      outcomes = lines.map(() => undefined);
+      added = [];
+    }
+    for (const change of added) await changes.committed('repository.added', change);
+    for (const [index, line] of lines.entries()) {
+      if (outcomes[index] !== undefined) continue;
+      try {
+        outcomes[index] = await this.addOne(viewer, line.fullName, tags, personal, line.snapshot);
+      } catch (error) {
+        if (!(isAppError(error) || error instanceof GitHubError)) throw error;
+        outcomes[index] = error;
+      }
+    }
+    return outcomes as (RepositoryRow | AppError | GitHubError)[];
+  }
+
+  /**
+   * What refuses a line before GitHub is asked: its tags past the one rule (the same for every
+   * name), or a repository this member already sees in the catalogue. The row under this name,
+   * hidden from the member, when there is one.
+   */
+  async #refuseEarly(
+    db: Kysely<Database>,
+    viewer: Viewer,
+    fullName: string,
+    tags: string | undefined,
+  ): Promise<RepositoryRow | undefined> {
+    const tagsProblem = tagsError(normalizeTags(tags));
+    if (tagsProblem) throw badRequest(tagsProblem, { tags: tagsProblem });
+    const existing = await queries.findRepositoryByName(db, fullName);
+    if (existing && (await canSee(db, viewer, existing)))
+      throw conflict(`${existing.full_name} is already in the catalogue.`);
+    return existing;
+  }
+
+  /**
+   * After GitHub answered: the catalogued row this repository already is (by GitHub's id), or
+   * null when it is new. A private one joins only through the member's own token; a hidden row
+   * whose name GitHub now gives another repository (renamed or deleted, the name reused) can't
+   * give up its name — both answered as a name GitHub doesn't know.
+   */
+  async #catalogued(
+    db: Kysely<Database>,
+    fullName: string,
+    snapshot: RepositorySnapshot,
+    personal: string | null,
+    existing: RepositoryRow | undefined,
+  ): Promise<RepositoryRow | null> {
+    const token = this.#deps.github.tokenFor(personal);
     if (snapshot.private && (!personal || token !== personal)) throw notOnGitHub(fullName);
     const sameRepository =
       existing?.github_id === snapshot.githubId
         ? existing
         : await queries.findRepositoryByGithubId(db, snapshot.githubId);
-    if (sameRepository) return this.#alreadyCatalogued(viewer, sameRepository, snapshot, etags);
-    // The hidden row's name now belongs to another repository on GitHub (renamed or deleted,
-    // the name reused): this one can't take the name; answered as a name GitHub doesn't know.
+    if (sameRepository) return sameRepository;
     if (existing) throw notOnGitHub(fullName);
-    return this.#insert(viewer, fullName, tags, snapshot, etags);
+    return null;
   }
 
   /**
-   * One transaction for the row and everything that goes with it (its schedule, the member's
-   * access to a private one, a former name, and what the `repository.added` listeners write):
-   * one commit (one fsync on SQLite) per line, which sets the pace of a 1,000-line import.
+   * One transaction for the row and everything that goes with it: one commit (one fsync on
+   * SQLite) per line — a batch writes a window of lines per commit instead (`addGroup`).
    */
   async #insert(
     viewer: Viewer,
@@ -166,34 +253,12 @@ export class RepositoryAdder {
     snapshot: RepositorySnapshot,
     etags: Etags,
   ): Promise<RepositoryRow> {
-    const { db, changes, writer } = this.#deps;
-    const now = isoNow(this.#deps.clock);
-    let change: { repository: RepositoryRow; actor: number; snapshot: RepositorySnapshot };
+    const { db, changes } = this.#deps;
+    let change: AddedChange;
     try {
-      change = await inTransaction(db, async (trx) => {
-        const row = await queries.insertRepository(
-          trx,
-          {
-            ...newRowFieldsOfSnapshot(snapshot),
-            user_id: viewer.id,
-            tags: normalizeTags(tags),
-            notes: '',
-            gone: 0,
-            last_synced: now,
-            etags: JSON.stringify(etags),
-            created_at: now,
-            updated_at: now,
-          },
-          writer.nextSyncAt(),
-        );
-        if (snapshot.private) await queries.grantAccess(trx, row.id, viewer.id, now);
-        // Added under a former name (GitHub answered 301): that name keeps resolving too.
-        if (snapshot.fullName.toLowerCase() !== fullName.toLowerCase())
-          await queries.addAlias(trx, row.id, fullName);
-        const added = { repository: row, actor: viewer.id, snapshot };
-        await changes.publish('repository.added', added, trx);
-        return added;
-      });
+      change = await inTransaction(db, (trx) =>
+        this.#insertRows(trx, viewer, fullName, tags, snapshot, etags),
+      );
     } catch (error) {
       // Two members adding the same repository at once: the second sees it as catalogued.
       if (isUniqueViolation(error)) throw conflict(`${snapshot.fullName} is already in the catalogue.`);
@@ -201,6 +266,45 @@ export class RepositoryAdder {
     }
     await changes.committed('repository.added', change);
     return change.repository;
+  }
+
+  /**
+   * The row and everything that goes with it (its schedule, the member's access to a private
+   * one, a former name, and what the `repository.added` listeners write), in the caller's
+   * transaction.
+   */
+  async #insertRows(
+    trx: Kysely<Database>,
+    viewer: Viewer,
+    fullName: string,
+    tags: string | undefined,
+    snapshot: RepositorySnapshot,
+    etags: Etags,
+  ): Promise<AddedChange> {
+    const { changes, writer } = this.#deps;
+    const now = isoNow(this.#deps.clock);
+    const row = await queries.insertRepository(
+      trx,
+      {
+        ...newRowFieldsOfSnapshot(snapshot),
+        user_id: viewer.id,
+        tags: normalizeTags(tags),
+        notes: '',
+        gone: 0,
+        last_synced: now,
+        etags: JSON.stringify(etags),
+        created_at: now,
+        updated_at: now,
+      },
+      writer.nextSyncAt(),
+    );
+    if (snapshot.private) await queries.grantAccess(trx, row.id, viewer.id, now);
+    // Added under a former name (GitHub answered 301): that name keeps resolving too.
+    if (snapshot.fullName.toLowerCase() !== fullName.toLowerCase())
+      await queries.addAlias(trx, row.id, fullName);
+    const added = { repository: row, actor: viewer.id, snapshot };
+    await changes.publish('repository.added', added, trx);
+    return added;
   }
 
   /**

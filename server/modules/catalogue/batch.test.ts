@@ -188,6 +188,25 @@ describe('POST /repositories/batch with a token (GraphQL)', () => {
     expect(counted.json().repository.contributors).toBe(expected?.contributorCount);
   });
 
+  it('writes the lines of each GraphQL answer in one commit, and a line twice in one answer once', async () => {
+    const fullNames = names(1600, 40);
+    // Twice in the same window, in another spelling: the second is caught inside the window's
+    // transaction, as a line of its own would be.
+    const items = [...fullNames, (fullNames[3] as string).toUpperCase()].map((id) => ({ id }));
+    const transaction = vi.spyOn(t.app.db, 'transaction');
+    try {
+      const response = await importBatch(items);
+      expect(response.json()).toMatchObject({ succeeded: 40, failed: 0, skipped: 1, queued: 0 });
+      expect(response.json().results[40]).toMatchObject({ status: 'skipped' });
+      // Two queries (25, then the rest): a commit per window, 2 (41 before, one per line), beside
+      // a few of the background jobs' own.
+      expect(t.github.counts.get('POST /graphql')).toBe(2);
+      expect(transaction.mock.calls.length).toBeLessThanOrEqual(10);
+    } finally {
+      transaction.mockRestore();
+    }
+  });
+
   it('fails only the missing lines of a partial answer', async () => {
     const [first, second] = names(1200, 2);
     const response = await importBatch([

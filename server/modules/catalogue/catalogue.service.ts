@@ -137,8 +137,39 @@ export class CatalogueService {
       arrival.resolve();
       arrival = Promise.withResolvers<void>();
     };
+    /**
+     * Lines GitHub has answered, waiting to be written together: one commit per window of a
+     * query's answers, their results answered after it (docs/architecture.md#adding-repositories).
+     */
+    let group: { base: { index: number; input: string }; fullName: string; snapshot: RepositorySnapshot }[] =
+      [];
+    const writeGroup = async function* (): AsyncGenerator<BatchResultItem> {
+      const lines = group;
+      group = [];
+      if (lines.length === 0) return;
+      const outcomes = await adder.addGroup(viewer, lines, tags, personal);
+      for (const [index, line] of lines.entries()) {
+        const outcome = outcomes[index];
+        if (outcome instanceof AppError || outcome instanceof GitHubError) {
+          const skipped = outcome instanceof AppError && outcome.statusCode === 409;
+          yield { ...line.base, ok: false, status: skipped ? 'skipped' : 'failed', error: outcome.message };
+          continue;
+        }
+        if (!outcome) continue;
+        const repository = presentSummary({ ...outcome, comment_count: 0, version_count: 0 });
+        added.push({ id: repository.id, url: repository.url, stars: repository.stars });
+        yield { ...line.base, ok: true, status: 'added', repository };
+      }
+    };
+    /** GitHub's answer for a line, when it is in hand and a repository (not a refusal). */
+    const answered = (fullName: string | null): RepositorySnapshot | null => {
+      const answer = fullName ? prefetched.get(fullName.toLowerCase()) : undefined;
+      return answer && !(answer instanceof GitHubError) ? answer : null;
+    };
     for (const item of parsed) {
       const base = { index: item.index, input: item.input };
+      // A line that can't join the window: the window's lines are answered first, in order.
+      if (!token || queue || !item.fullName || !answered(item.fullName)) yield* writeGroup();
       if (!item.fullName) {
         yield { ...base, ok: false, status: 'failed', error: INVALID_REPOSITORY_FORMAT };
         continue;
@@ -178,6 +209,15 @@ export class CatalogueService {
               });
           }
         }
+        const snapshot = token ? answered(item.fullName) : null;
+        if (token && snapshot) {
+          group.push({ base, fullName: item.fullName, snapshot });
+          // Written when the window is full or the next line's answer is not in hand yet.
+          const next = parsed[item.index + 1];
+          if (group.length >= adder.windowSize(token) || !answered(next?.fullName ?? null))
+            yield* writeGroup();
+          continue;
+        }
         const row = await adder.addOne(
           viewer,
           item.fullName,
@@ -204,6 +244,7 @@ export class CatalogueService {
         yield { ...base, ok: false, status: skipped ? 'skipped' : 'failed', error: error.message };
       }
     }
+    yield* writeGroup();
     await readAhead;
     if (notifySlack && added.length > 0) await this.#notify(viewer, added);
   }

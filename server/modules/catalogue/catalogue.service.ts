@@ -35,6 +35,12 @@ import type { RepositoryAdder } from './add-repository.service.ts';
 import { QueuePlan } from './queue-plan.ts';
 import { deleteToTrash, findUndoable, purgeExpiredTrash, restoreDeleted } from './repository-trash.ts';
 
+/** A line's own refusal as its result: already catalogued is skipped, anything else failed. */
+function refusedItem(base: { index: number; input: string }, error: AppError | GitHubError): BatchResultItem {
+  const skipped = error instanceof AppError && error.statusCode === 409;
+  return { ...base, ok: false, status: skipped ? 'skipped' : 'failed', error: error.message };
+}
+
 const NOTHING_TO_RESTORE = 'Nothing to restore: the deletion can no longer be undone.';
 
 export interface CatalogueDeps {
@@ -151,8 +157,7 @@ export class CatalogueService {
       for (const [index, line] of lines.entries()) {
         const outcome = outcomes[index];
         if (outcome instanceof AppError || outcome instanceof GitHubError) {
-          const skipped = outcome instanceof AppError && outcome.statusCode === 409;
-          yield { ...line.base, ok: false, status: skipped ? 'skipped' : 'failed', error: outcome.message };
+          yield refusedItem(line.base, outcome);
           continue;
         }
         if (!outcome) continue;
@@ -240,8 +245,7 @@ export class CatalogueService {
         }
         // An item's own failure (its answer's message); anything else ends the batch.
         if (!(error instanceof AppError || error instanceof GitHubError)) throw error;
-        const skipped = error instanceof AppError && error.statusCode === 409;
-        yield { ...base, ok: false, status: skipped ? 'skipped' : 'failed', error: error.message };
+        yield refusedItem(base, error);
       }
     }
     yield* writeGroup();

@@ -27,8 +27,8 @@ import { createScratchDatabase, type ScratchDatabase, testDialect } from '../hel
  * LINK_REQUEST_ANSWER_MS, which covers the queue's worker taking that mail right after.
  */
 
-const PAIRS = 24;
-const WARM_UP = 6;
+const PAIRS = 16;
+const WARM_UP = 2;
 /**
  * The largest median difference tolerated. One flushed commit costs 3–5 ms on this kind of
  * machine, and the registered address used to wait for three (its link, its mail job, and the

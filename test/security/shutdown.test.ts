@@ -33,7 +33,9 @@ let github: Awaited<ReturnType<typeof startGitHubDouble>>;
 const children: ChildProcess[] = [];
 
 if (testDialect === 'postgres') {
-  console.log('shutdown.test.ts: skipped under TEST_DB=postgres (the process is the same on either database)');
+  console.log(
+    'shutdown.test.ts: skipped under TEST_DB=postgres (the process is the same on either database)',
+  );
 }
 
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, RepositoryRow } from '../db/schema.ts';
 import { notFound } from '../lib/app-error.ts';
 import { findRepositoryByName } from './repository.queries.ts';
@@ -49,6 +49,37 @@ export async function findVisible(
 ): Promise<RepositoryRow | undefined> {
   const row = await findRepositoryByName(db, fullName);
   return row && (await canSee(db, viewer, row)) ? row : undefined;
+}
+
+/**
+ * Which of `fullNames` (current or former names, any case) name a repository the viewer may
+ * see: `findVisible` for many names in two queries, answered lowercased. A batch's read ahead
+ * asks it once a window instead of twice a name, so its GitHub query is not held behind the
+ * window being written (SQLite has one connection: every query queues behind a transaction).
+ */
+export async function visibleNames(
+  db: Kysely<Database>,
+  viewer: Viewer,
+  fullNames: readonly string[],
+): Promise<Set<string>> {
+  const lower = [...new Set(fullNames.map((name) => name.toLowerCase()))];
+  if (lower.length === 0) return new Set();
+  const [current, former] = await Promise.all([
+    visibleTo(db.selectFrom('repositories').select(sql<string>`lower(full_name)`.as('name')), viewer)
+      .where(sql`lower(full_name)`, 'in', lower)
+      .execute(),
+    db
+      .selectFrom('repository_aliases')
+      .select('full_name_lower as name')
+      .where('full_name_lower', 'in', lower)
+      .where(
+        'repository_id',
+        'in',
+        visibleTo(db.selectFrom('repositories').select('repositories.id'), viewer),
+      )
+      .execute(),
+  ]);
+  return new Set([...current, ...former].map((row) => row.name));
 }
 
 /** The repository if the viewer may see it; otherwise 404, exactly as if it didn't exist. */

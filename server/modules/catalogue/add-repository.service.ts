@@ -13,7 +13,7 @@ import { jobKind } from '../../jobs/job-definition.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/app-error.ts';
 import { type Clock, isoNow } from '../../lib/clock.ts';
-import { canSee, findVisible, type Viewer } from '../../repository/access-policy.ts';
+import { canSee, type Viewer, visibleNames } from '../../repository/access-policy.ts';
 import * as queries from '../../repository/repository.queries.ts';
 import { newRowFieldsOfSnapshot } from '../../repository/repository-presenter.ts';
 import type { GitHubDataWriter } from '../sync/github-data-writer.service.ts';
@@ -90,15 +90,21 @@ export class RepositoryAdder {
   ): Promise<void> {
     const names: string[] = [];
     const size = this.windowSize(token);
-    for (const item of upcoming) {
-      if (names.length >= size) break;
-      const key = item.fullName?.toLowerCase();
-      if (!item.fullName || !key || examined.has(key)) continue;
-      examined.add(key);
+    let next = 0;
+    while (names.length < size && next < upcoming.length) {
+      const candidates: string[] = [];
+      for (; next < upcoming.length && names.length + candidates.length < size; next += 1) {
+        const fullName = upcoming[next]?.fullName;
+        const key = fullName?.toLowerCase();
+        if (!fullName || !key || examined.has(key)) continue;
+        examined.add(key);
+        candidates.push(fullName);
+      }
       // Catalogued and visible: answered from the database, no GitHub call needed. A hidden
-      // one is looked up like a missing name, so the batch costs the same either way.
-      if (await findVisible(this.#deps.db, viewer, item.fullName)) continue;
-      names.push(item.fullName);
+      // one is looked up like a missing name, so the batch costs the same either way. One
+      // lookup for the window, not one per name: see `visibleNames`.
+      const visible = await visibleNames(this.#deps.db, viewer, candidates);
+      names.push(...candidates.filter((fullName) => !visible.has(fullName.toLowerCase())));
     }
     if (names.length === 0) return;
     await fetchRepositoriesWithGraphql(this.#deps.github, token, names, {}, new Set(), {

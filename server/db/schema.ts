@@ -154,6 +154,12 @@ export interface RepositoryAliasesTable {
   repository_id: number;
 }
 
+/** How many repositories are public (0) and private (1): kept by triggers on `repositories`. */
+export interface RepositoryTotalsTable {
+  private: number;
+  total: number;
+}
+
 export interface RepositoryAccessTable {
   repository_id: number;
   user_id: number;
@@ -372,6 +378,7 @@ export interface RepositoryTrashTable {
 export interface Database {
   repositories: RepositoriesTable;
   repository_aliases: RepositoryAliasesTable;
+  repository_totals: RepositoryTotalsTable;
   repository_access: RepositoryAccessTable;
   comments: CommentsTable;
   versions: VersionsTable;

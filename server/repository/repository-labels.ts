@@ -23,6 +23,7 @@ export const DERIVED_TABLES = [
   'repository_topics',
   'repository_search',
   'repository_sync_state',
+  'repository_totals',
 ] as const;
 
 /** The derived tables, and SQLite's FTS5 shadow tables behind `repository_search`. */
@@ -121,6 +122,11 @@ export async function rebuildDerivedTables(db: Db, at: Date): Promise<{ reposito
     await trx.deleteFrom('repository_topics').execute();
     await sql`delete from repository_search`.execute(trx);
     await trx.deleteFrom('repository_sync_state').execute();
+    // Kept by triggers as rows come and go; counted again here like every derived row.
+    await trx.deleteFrom('repository_totals').execute();
+    await sql`insert into repository_totals (private, total)
+      select 0, (select count(*) from repositories where private = 0)
+      union all select 1, (select count(*) from repositories where private = 1)`.execute(trx);
     const now = at.toISOString();
     let lastId = 0;
     let count = 0;

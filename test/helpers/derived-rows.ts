@@ -8,6 +8,8 @@ export interface DerivedRows {
   tags: { repository_id: number; tag: string; tag_lower: string }[];
   topics: { repository_id: number; topic: string; topic_lower: string }[];
   documents: { repository_id: number; document: string }[];
+  /** `repository_totals`: public (0) and private (1) rows, as the triggers keep them. */
+  totals: { private: number; total: number }[];
 }
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -21,6 +23,9 @@ function sorted(rows: DerivedRows): DerivedRows {
       (a, b) => a.repository_id - b.repository_id || byCodeUnits(a.topic_lower, b.topic_lower),
     ),
     documents: [...rows.documents].sort((a, b) => a.repository_id - b.repository_id),
+    totals: rows.totals
+      .map((row) => ({ private: Number(row.private), total: Number(row.total) }))
+      .sort((a, b) => a.private - b.private),
   };
 }
 
@@ -44,10 +49,12 @@ export async function readDerivedRows(db: Kysely<Database>): Promise<DerivedRows
           document: string;
         }>`select rowid as id, document from repository_search`.execute(db)
       ).rows;
+  const totals = await db.selectFrom('repository_totals').select(['private', 'total']).execute();
   return sorted({
     tags,
     topics,
     documents: documents.map((row) => ({ repository_id: Number(row.id), document: row.document })),
+    totals,
   });
 }
 
@@ -55,7 +62,7 @@ export async function readDerivedRows(db: Kysely<Database>): Promise<DerivedRows
 export async function expectedDerivedRows(db: Kysely<Database>): Promise<DerivedRows> {
   const repositories = await db
     .selectFrom('repositories')
-    .select(['id', 'name', 'full_name', 'description', 'license', 'tags', 'topics'])
+    .select(['id', 'name', 'full_name', 'description', 'license', 'tags', 'topics', 'private'])
     .execute();
   return sorted({
     tags: repositories.flatMap((row) =>
@@ -73,5 +80,9 @@ export async function expectedDerivedRows(db: Kysely<Database>): Promise<Derived
       })),
     ),
     documents: repositories.map((row) => ({ repository_id: row.id, document: searchDocument(row) })),
+    totals: [0, 1].map((value) => ({
+      private: value,
+      total: repositories.filter((row) => row.private === value).length,
+    })),
   });
 }

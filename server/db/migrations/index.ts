@@ -16,6 +16,7 @@ import * as uniqueVersionNumbers from './2026-11-25-0800-unique-version-numbers.
 import * as createRepositoryTrash from './2026-11-25-0900-create-repository-trash.ts';
 import * as repositoryGrowth from './2026-11-26-0100-repository-growth.ts';
 import * as repositoryTagKeys from './2026-11-28-0100-repository-tag-keys.ts';
+import * as repositoryTotals from './2026-11-28-0200-repository-totals.ts';
 
 /**
  * Every migration, listed explicitly so boot needs no directory scan and the bundle-free
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0900-create-repository-trash': createRepositoryTrash,
   '2026-11-26-0100-repository-growth': repositoryGrowth,
   '2026-11-28-0100-repository-tag-keys': repositoryTagKeys,
+  '2026-11-28-0200-repository-totals': repositoryTotals,
 };

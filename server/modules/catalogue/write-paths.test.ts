@@ -103,4 +103,37 @@ describe('derived rows follow every write', () => {
     expect(await search({ q: 'facebook' })).toEqual([]);
     expect(await search({ tags: 'ui' })).toEqual([]);
   });
+
+  it('the totals the list answers unfiltered follow a change of privacy and a statement of many rows', async () => {
+    const total = async () => {
+      const response = await call('GET', '/repositories/?limit=1');
+      return repositoryPageSchema.parse(response.json()).total;
+    };
+    /** Only the totals: the raw statements below bypass the service that keeps the other rows. */
+    const totalsInStep = async () =>
+      expect((await readDerivedRows(t.app.db)).totals).toEqual((await expectedDerivedRows(t.app.db)).totals);
+    const before = await total();
+    // GitHub made one private (the sync writes the column; the trigger moves it between totals).
+    await t.app.db
+      .updateTable('repositories')
+      .set({ private: 1 })
+      .where('full_name', '=', 'vuejs/core')
+      .execute();
+    await totalsInStep();
+    expect(await total()).toBe(before - 1);
+    await t.app.db
+      .updateTable('repositories')
+      .set({ private: 0 })
+      .where('full_name', '=', 'vuejs/core')
+      .execute();
+    expect(await total()).toBe(before);
+    // One statement of every row, as a restore's delete is, then the rows back one by one.
+    const rows = await t.app.db.selectFrom('repositories').selectAll().execute();
+    await t.app.db.deleteFrom('repositories').execute();
+    await totalsInStep();
+    expect(await total()).toBe(0);
+    await t.app.db.insertInto('repositories').values(rows).execute();
+    await totalsInStep();
+    expect(await total()).toBe(before);
+  });
 });

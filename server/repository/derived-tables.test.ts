@@ -66,6 +66,28 @@ async function addUsers(db: Kysely<Database>) {
   await insertCatalogueUser(db, { id: 2, username: 'bob' });
 }
 
+/**
+ * A database migrated to just before the derived tables existed, holding 60 repositories
+ * written straight into the table as that schema knew them.
+ */
+async function beforeDerivedTables(): Promise<DatabaseHandle> {
+  const handle = await fresh(testDialect);
+  const older = Object.keys(migrations)
+    .sort()
+    .filter((name) => name < MIGRATION)
+    .at(-1) as string;
+  const { error } = await new Migrator({
+    db: handle.db,
+    provider: { getMigrations: async () => migrations },
+  }).migrateTo(older);
+  expect(error).toBeUndefined();
+  await addUsers(handle.db);
+  for (const entry of buildCatalogue({ alice: 1, bob: 2 }, 60)) {
+    await handle.db.insertInto('repositories').values(entry.row).execute();
+  }
+  return handle;
+}
+
 async function backupOf(handle: DatabaseHandle): Promise<string> {
   const file = join(workDir, `backup-${randomBytes(4).toString('hex')}.jsonl.gz`);
   await writeBackup(handle.db, handle.dialect, CATALOGUE_NOW, createWriteStream(file));
@@ -144,21 +166,7 @@ describe('backups and restores', () => {
   });
 
   it('a backup made before the derived tables existed restores with them built', async () => {
-    const older = Object.keys(migrations)
-      .sort()
-      .filter((name) => name < MIGRATION)
-      .at(-1) as string;
-    const old = await fresh(testDialect);
-    const { error } = await new Migrator({
-      db: old.db,
-      provider: { getMigrations: async () => migrations },
-    }).migrateTo(older);
-    expect(error).toBeUndefined();
-    await addUsers(old.db);
-    // The rows as that schema knew them: written straight into the table.
-    for (const entry of buildCatalogue({ alice: 1, bob: 2 }, 60)) {
-      await old.db.insertInto('repositories').values(entry.row).execute();
-    }
+    const old = await beforeDerivedTables();
     const target = await fresh(testDialect);
     await restoreBackup(target, await backupOf(old));
     expect(await readDerivedRows(target.db)).toEqual(await expectedDerivedRows(target.db));
@@ -168,18 +176,7 @@ describe('backups and restores', () => {
 
 describe('the migration', () => {
   it('fills the derived tables from existing rows exactly as rebuildDerivedTables does', async () => {
-    const handle = await fresh(testDialect);
-    const older = Object.keys(migrations)
-      .sort()
-      .filter((name) => name < MIGRATION)
-      .at(-1) as string;
-    await new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } }).migrateTo(
-      older,
-    );
-    await addUsers(handle.db);
-    for (const entry of buildCatalogue({ alice: 1, bob: 2 }, 60)) {
-      await handle.db.insertInto('repositories').values(entry.row).execute();
-    }
+    const handle = await beforeDerivedTables();
     await migrateToLatest(handle.db);
     const migrated = await readDerivedRows(handle.db);
     expect(migrated.documents).toHaveLength(60);
@@ -207,20 +204,9 @@ describe('tag keys on PostgreSQL (migration 2026-11-28-0100)', () => {
   it.skipIf(testDialect !== 'postgres')(
     'are filled by the migration, by a rebuild and by every write, as the tag rows',
     async () => {
-      const handle = await fresh(testDialect);
       // Rows from before the derived tables: the catalogue's migration fills the tag rows and
       // documents, then this one the keys.
-      const older = Object.keys(migrations)
-        .sort()
-        .filter((name) => name < MIGRATION)
-        .at(-1) as string;
-      await new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } }).migrateTo(
-        older,
-      );
-      await addUsers(handle.db);
-      for (const entry of buildCatalogue({ alice: 1, bob: 2 }, 60)) {
-        await handle.db.insertInto('repositories').values(entry.row).execute();
-      }
+      const handle = await beforeDerivedTables();
       await migrateToLatest(handle.db);
       const migrated = await tagKeys(handle.db);
       expect(migrated.stored.some((row) => row.keys.length > 1)).toBe(true);

@@ -1,14 +1,11 @@
+import type { RepositoryListRow, RepositoryRow } from '../../server/db/schema.ts';
 import type { NewRepository } from '../../server/repository/repository.queries.ts';
 
-/**
- * A whole `repositories` row for tests that write the table directly (migrations, faults):
- * `full_name` and `github_id` given, the rest a quiet public repository unless overridden.
- */
-export function buildRepositoryRow(
-  fullName: string,
-  githubId: number,
-  overrides: Partial<NewRepository> = {},
-): NewRepository {
+/** The columns every row written here has: what the database fills by default is left out. */
+type QuietColumns = Omit<RepositoryRow, 'id' | 'contributors_pending' | 'stars_7d' | 'stars_30d'>;
+
+/** A quiet public repository: one star, one commit, one contributor, synced now. */
+function quietRepository(fullName: string, githubId: number): QuietColumns {
   const now = new Date().toISOString();
   return {
     full_name: fullName,
@@ -38,6 +35,40 @@ export function buildRepositoryRow(
     etags: '{}',
     created_at: now,
     updated_at: now,
+  };
+}
+
+/**
+ * A whole `repositories` row for tests that write the table directly (migrations, faults):
+ * `full_name` and `github_id` given, the rest a quiet public repository unless overridden.
+ */
+export function buildRepositoryRow(
+  fullName: string,
+  githubId: number,
+  overrides: Partial<NewRepository> = {},
+): NewRepository {
+  return { ...quietRepository(fullName, githubId), ...overrides };
+}
+
+/**
+ * A list row as the catalogue's queries read it (no stored commits or ETags, with its comment
+ * and version counts), for tests of what is made from list rows (the CSV export): `id` doubles
+ * as the GitHub id, the rest the same quiet repository unless overridden.
+ */
+export function buildListRow(
+  fullName: string,
+  id: number,
+  overrides: Partial<RepositoryListRow> = {},
+): RepositoryListRow {
+  const { recent_commits: _commits, etags: _etags, ...row } = quietRepository(fullName, id);
+  return {
+    ...row,
+    id,
+    contributors_pending: 0,
+    stars_7d: null,
+    stars_30d: null,
+    comment_count: 0,
+    version_count: 0,
     ...overrides,
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RepositorySummary } from '#shared/schemas/repositories.ts';
+import { buildListRow } from '../../../test/helpers/repository-row.ts';
 import type { RepositoryListRow } from '../../db/schema.ts';
 import { presentSummary } from '../../repository/repository-presenter.ts';
 import { csvRecord, csvRow, escapeFormula, streamCsv } from './csv-export.ts';
@@ -9,39 +10,15 @@ import { csvRecord, csvRow, escapeFormula, streamCsv } from './csv-export.ts';
  * these pin its bytes, and check them cell for cell against the presented repository as the
  * export wrote it before (presentSummary, then a cell per column, formula-escaped).
  */
-const base: RepositoryListRow = {
-  id: 1,
-  full_name: 'acme/widget',
-  github_id: 1,
+const base: RepositoryListRow = buildListRow('acme/widget', 1, {
   user_id: 1,
-  name: 'widget',
-  description: null,
-  url: 'https://github.com/acme/widget',
-  license: '',
-  topics: '',
-  tags: '',
-  notes: '',
   stars: 0,
-  forks: 0,
-  issues: 0,
   commits: 0,
   contributors: 0,
-  contributors_capped: 0,
-  contributors_pending: 0,
-  language: null,
-  archived: 0,
-  private: 0,
-  gone: 0,
-  default_branch: 'main',
-  last_commit: null,
   last_synced: null,
   created_at: '2026-11-01T00:00:00.000Z',
   updated_at: '2026-11-01T00:00:00.000Z',
-  stars_7d: null,
-  stars_30d: null,
-  comment_count: 0,
-  version_count: 0,
-};
+});
 
 const rows: RepositoryListRow[] = [
   base,

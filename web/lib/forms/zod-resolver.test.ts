@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loginBodySchema, registerBodySchema } from '#shared/schemas/auth.ts';
-import { confirmationCheck, zodResolver } from './zod-resolver.ts';
+import { confirmationCheck, lazyZodResolver, zodResolver } from './zod-resolver.ts';
 
 describe('zodResolver', () => {
   it("maps the shared schema's issues to fields, first message per field", () => {
@@ -25,5 +25,30 @@ describe('zodResolver', () => {
       confirm_password: 'Passwords do not match',
     });
     expect(validate({ password: 'Passw0rd1', confirm_password: 'Passw0rd1' })).toEqual({});
+  });
+});
+
+describe('lazyZodResolver', () => {
+  it('imports the schema once and validates with it', async () => {
+    const load = vi.fn(() => Promise.resolve(loginBodySchema));
+    const { preload, validate } = lazyZodResolver(load);
+    preload();
+    expect(await validate({ email_or_username: '', password: 'long enough' })).toEqual({
+      email_or_username: 'Email or username is required',
+    });
+    expect(await validate({ email_or_username: 'alice', password: 'long enough' })).toEqual({});
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('lets the form through when the import fails, and asks again next time', async () => {
+    const load = vi
+      .fn<() => Promise<typeof loginBodySchema>>()
+      .mockRejectedValueOnce(new Error('chunk failed'))
+      .mockResolvedValue(loginBodySchema);
+    const { validate } = lazyZodResolver(load);
+    expect(await validate({ email_or_username: '', password: '' })).toEqual({});
+    expect(await validate({ email_or_username: '', password: 'long enough' })).toEqual({
+      email_or_username: 'Email or username is required',
+    });
   });
 });

@@ -30,6 +30,37 @@ export function zodResolver<Values>(
   };
 }
 
+/**
+ * `zodResolver` for a schema imported when first needed, for a first screen whose load should
+ * not carry zod (docs/decisions.md, "The first screens"): `preload` starts the import (call it as
+ * the visitor starts typing) and `validate`, an async rule for @mantine/form, waits for it. If the
+ * import fails the form is sent unchecked: the server validates with the same schema.
+ */
+export function lazyZodResolver<Values>(load: () => Promise<z.ZodType>): {
+  preload: () => void;
+  validate: (values: Values) => Promise<Record<string, string>>;
+} {
+  let resolver: Promise<(values: Values) => Record<string, string>> | null = null;
+  const resolve = () => {
+    resolver ??= load().then((schema) => zodResolver<Values>(schema));
+    // A failed import is asked again at the next submit.
+    resolver.catch(() => {
+      resolver = null;
+    });
+    return resolver;
+  };
+  return {
+    preload: () => {
+      resolve().catch(() => undefined);
+    },
+    validate: (values) =>
+      resolve().then(
+        (validate) => validate(values),
+        () => ({}),
+      ),
+  };
+}
+
 export const CONFIRM_REQUIRED_MESSAGE = 'Please confirm your password';
 
 /** The confirmation field must be filled in and equal the password field. */

@@ -9,10 +9,10 @@ import { IconCircleCheck, IconSend } from '@tabler/icons-react';
 import { type FormEventHandler, type ReactNode, useEffect } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { REDIRECT_AFTER_SUCCESS_MS } from '#shared/constants.ts';
-import { type EmailOnlyBody, emailOnlyBodySchema } from '#shared/schemas/auth.ts';
+import type { EmailOnlyBody } from '#shared/schemas/auth.ts';
 import { AuthCard } from '#web/components/auth-card.tsx';
 import { InlineMessage } from '#web/components/inline-message.tsx';
-import { zodResolver } from '#web/lib/forms/zod-resolver.ts';
+import { lazyZodResolver } from '#web/lib/forms/zod-resolver.ts';
 
 export interface AuthFormProps {
   onSubmit: FormEventHandler<HTMLFormElement>;
@@ -62,11 +62,18 @@ export interface EmailRequestFormProps {
   footer: ReactNode;
 }
 
+// Imported when the visitor starts typing: this module is in the sign-in screen's first load,
+// which does without zod (docs/decisions.md, "The first screens").
+const emailValidation = lazyZodResolver<EmailOnlyBody>(() =>
+  import('#shared/schemas/auth.ts').then(({ emailOnlyBodySchema }) => emailOnlyBodySchema),
+);
+
 /** An address to mail a link to (a password reset, a new verification e-mail). */
 export function EmailRequestForm({ onSubmit, message, submitLabel, pending, footer }: EmailRequestFormProps) {
   const form = useForm<EmailOnlyBody>({
     initialValues: { email: '' },
-    validate: zodResolver(emailOnlyBodySchema),
+    onValuesChange: emailValidation.preload,
+    validate: emailValidation.validate,
   });
 
   return (

@@ -91,7 +91,8 @@ describe('Login', () => {
     expect(localStorage.getItem(STORAGE_KEYS.refreshToken)).toBe('refresh-1');
     expect(localStorage.getItem(STORAGE_KEYS.rememberMe)).toBe('true');
     expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.user) ?? 'null')).toEqual(member);
-    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    // The sidebar is a chunk of its own, which may arrive after the screen's.
+    const nav = await screen.findByRole('navigation', { name: 'Main navigation' });
     expect(within(nav).getByText('Grace Hopper')).toBeVisible();
   });
 

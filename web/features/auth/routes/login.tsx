@@ -4,12 +4,11 @@ import { IconLogin } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { REMEMBER_ME_HOURS } from '#shared/constants.ts';
-import { loginBodySchema } from '#shared/schemas/auth.ts';
 import { AuthCard } from '#web/components/auth-card.tsx';
 import { InlineMessage } from '#web/components/inline-message.tsx';
 import { PasswordField } from '#web/components/password-field.tsx';
 import { apiErrorKind, describeError } from '#web/lib/api-errors.ts';
-import { zodResolver } from '#web/lib/forms/zod-resolver.ts';
+import { lazyZodResolver } from '#web/lib/forms/zod-resolver.ts';
 import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { type LoginVariables, useLogin } from '../api/login.ts';
 import { AuthForm } from '../components/auth-screen.tsx';
@@ -33,12 +32,20 @@ function loginError(error: unknown): ReactNode {
   return text;
 }
 
+// The shared schema, and zod with it, arrive once the visitor starts typing rather than with the
+// screen: zod is about 26 kB of gzip the sign-in screen's first load does without
+// (docs/decisions.md, "The first screens").
+const loginValidation = lazyZodResolver<LoginVariables>(() =>
+  import('#shared/schemas/auth.ts').then(({ loginBodySchema }) => loginBodySchema),
+);
+
 export default function LoginRoute() {
   const login = useLogin();
   const { message, showError, clear } = useMessage();
   const form = useForm<LoginVariables>({
     initialValues: { email_or_username: '', password: '', remember_me: false },
-    validate: zodResolver(loginBodySchema),
+    onValuesChange: loginValidation.preload,
+    validate: loginValidation.validate,
   });
 
   const incomplete = form.values.email_or_username.trim() === '' || form.values.password === '';

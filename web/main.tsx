@@ -6,7 +6,6 @@ import { App } from './app/app.tsx';
 import { applyInitialColorScheme } from './app/color-scheme.ts';
 import { hasStoredSession, preloadSignedIn } from './app/preload.ts';
 import { AppProviders } from './app/providers.tsx';
-import { createAppRouter } from './app/router.ts';
 
 applyInitialColorScheme();
 
@@ -29,7 +28,7 @@ createRoot(container).render(
           .catch(() => undefined);
       }}
     >
-      <App router={createAppRouter()} />
+      <App />
     </AppProviders>
   </StrictMode>,
 );

@@ -1,8 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { act, render } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import type { ReactNode } from 'react';
-import { createHashRouter, RouterProvider } from 'react-router';
+import { HashRouter, Route, Routes } from 'react-router';
 import { vi } from 'vitest';
 import { STORAGE_KEYS } from '#shared/constants.ts';
 import type { ErrorCode } from '#shared/schemas/errors.ts';
@@ -10,7 +10,6 @@ import type { RepositorySummary } from '#shared/schemas/repositories.ts';
 import type { VersionResponse } from '#shared/schemas/system.ts';
 import { App } from '#web/app/app.tsx';
 import { AppProviders } from '#web/app/providers.tsx';
-import { createAppRouter } from '#web/app/router.ts';
 import type { User } from '#web/lib/auth/user.ts';
 import { guardCatalogueRequest } from './catalogue-guard.ts';
 
@@ -187,15 +186,12 @@ export function setViewportWidth(width: number): void {
   (window as unknown as HappyDomWindow).happyDOM.setViewport({ width, height: 768 });
 }
 
-const routers: { dispose: () => void }[] = [];
-
 /**
- * Disposes the routers the test opened and puts the window back to 1024 px. Called from
- * test/web/setup.ts after each test: a hook registered here would attach only to the first test
- * file that imports this module when files share a worker.
+ * Puts the window back to 1024 px. Called from test/web/setup.ts after each test: a hook
+ * registered here would attach only to the first test file that imports this module when files
+ * share a worker.
  */
 export function resetRenderState(): void {
-  for (const router of routers.splice(0)) router.dispose();
   setViewportWidth(1024);
 }
 
@@ -206,30 +202,21 @@ export interface RenderAppOptions {
   handlers?: Record<string, FetchHandler>;
 }
 
-type TestRouter = ReturnType<typeof createHashRouter>;
-
-/** Opens `route` on a fresh hash router and renders `view` of it inside the app's providers. */
-function mount(
-  route: string,
-  fetchMock: ReturnType<typeof stubFetch>,
-  createRouter: () => TestRouter,
-  view: (router: TestRouter) => ReactNode,
-) {
+/** Opens `route` and renders `view`, which holds a hash router, inside the app's providers. */
+function mount(route: string, fetchMock: ReturnType<typeof stubFetch>, view: ReactNode) {
   window.location.hash = `#${route}`;
-  const router = createRouter();
-  routers.push(router);
   const user = userEvent.setup();
   const result = render(
     <AppProviders queryClient={createTestQueryClient()} env="test">
-      {view(router)}
+      {view}
     </AppProviders>,
   );
-  return { ...result, router, user, fetchMock };
+  return { ...result, user, fetchMock };
 }
 
 /** The whole app as main.tsx mounts it, on the real hash router, with a stubbed API. */
 export function renderApp({ route = '/', version, handlers }: RenderAppOptions = {}) {
-  return mount(route, stubFetch(handlers, version), createAppRouter, (router) => <App router={router} />);
+  return mount(route, stubFetch(handlers, version), <App />);
 }
 
 /** One component inside the providers and a hash router, for feature-level tests. */
@@ -240,9 +227,23 @@ export function renderWithProviders(
   return mount(
     route,
     stubFetch(handlers),
-    () => createHashRouter([{ path: '*', element: ui }]),
-    (router) => <RouterProvider router={router} />,
+    <HashRouter>
+      <Routes>
+        <Route path="*" element={ui} />
+      </Routes>
+    </HashRouter>,
   );
+}
+
+/**
+ * Goes to `path` as an address typed into the bar does. Browsers fire popstate on a change of
+ * hash, which the hash router listens to; happy-dom fires only hashchange.
+ */
+export async function navigateTo(path: string): Promise<void> {
+  await act(() => {
+    window.history.pushState(null, '', `#${path}`);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  });
 }
 
 /** Answers 500 the first time, then as `handler` does: for the Retry of a failed load. */

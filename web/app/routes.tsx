@@ -1,7 +1,7 @@
 import { type ComponentType, lazy } from 'react';
-import type { RouteObject } from 'react-router';
+import { type RouteObject, useLocation } from 'react-router';
+import { ErrorBoundary } from '#web/components/error-boundary.tsx';
 import { loadRepositoryList, memberScreen } from './preload.ts';
-import { RouteErrorFallback } from './route-error-fallback.tsx';
 import { type RouteAccess, RouteGuard } from './route-guard.tsx';
 import { AppLayout } from './shell/app-layout.tsx';
 
@@ -96,15 +96,22 @@ export const screenRoutes: ScreenRoute[] = [
   },
 ];
 
+/**
+ * Errors of the layout itself get the app-level fallback (Try Again reloads) until the address
+ * changes; a screen's own errors stop at the layout's nested boundary.
+ */
+function LayoutRoute() {
+  const { key } = useLocation();
+  return (
+    <ErrorBoundary level="app" resetKey={key}>
+      <AppLayout />
+    </ErrorBoundary>
+  );
+}
+
 export const appRoutes: RouteObject[] = [
   {
-    element: <AppLayout />,
-    errorElement: <RouteErrorFallback />,
-    children: screenRoutes.map(({ path, ...guard }) => ({
-      path,
-      element: <RouteGuard {...guard} />,
-      // The sidebar highlights Repositories on unknown paths, which show the list.
-      handle: { fallback: guard.access === 'fallback' },
-    })),
+    element: <LayoutRoute />,
+    children: screenRoutes.map(({ path, ...guard }) => ({ path, element: <RouteGuard {...guard} /> })),
   },
 ];

@@ -98,4 +98,23 @@ describe('ErrorBoundary', () => {
     // No in-place reset at app level: the fallback stays until the page reloads.
     expect(screen.getByRole('heading', { name: 'Something went wrong' })).toBeVisible();
   });
+
+  it('renders the children again when its reset key changes (the layout: a new address)', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    shouldThrow = true;
+    const view = (resetKey: string) => (
+      <MantineProvider env="test">
+        <ErrorBoundary level="app" resetKey={resetKey}>
+          <Fragile />
+        </ErrorBoundary>
+      </MantineProvider>
+    );
+    const { rerender } = render(view('first'));
+    expect(screen.getByRole('heading', { name: 'Something went wrong' })).toBeVisible();
+    shouldThrow = false;
+    rerender(view('first'));
+    expect(screen.getByRole('heading', { name: 'Something went wrong' })).toBeVisible();
+    rerender(view('second'));
+    expect(screen.getByText('Widget is fine')).toBeVisible();
+  });
 });

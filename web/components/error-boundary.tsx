@@ -135,6 +135,8 @@ export interface ErrorBoundaryProps {
   level?: 'app' | 'nested';
   /** Injected by tests; the app-level retry defaults to a full reload. */
   onReload?: () => void;
+  /** A change clears the error and renders the children again (the layout's: a new address). */
+  resetKey?: string;
 }
 
 interface ErrorBoundaryState {
@@ -151,6 +153,12 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
 
   componentDidCatch(error: unknown, info: ErrorInfo): void {
     logError(this.state.errorId ?? 'ERR-UNKNOWN', error, info.componentStack);
+  }
+
+  componentDidUpdate(previous: ErrorBoundaryProps): void {
+    if (this.state.errorId !== null && previous.resetKey !== this.props.resetKey) {
+      this.setState({ error: null, errorId: null });
+    }
   }
 
   private retry = () => {

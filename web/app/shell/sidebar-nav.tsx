@@ -8,11 +8,12 @@ import {
   IconUsers,
   type TablerIcon,
 } from '@tabler/icons-react';
-import { Link, useLocation, useMatches } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { formatCount } from '#shared/format.ts';
 import { normaliseViewQuery, useSavedViews } from '#web/features/repositories/api/saved-views.ts';
 import { useAuth } from '#web/lib/auth/auth-context.tsx';
 import classes from './app-layout.module.css';
+import { useOnFallbackRoute } from './fallback-route.ts';
 import { useSidebarCounts } from './use-sidebar-counts.ts';
 
 interface NavItem {
@@ -27,13 +28,6 @@ interface NavItem {
    * under the label: a badge that long beside the label left 'Repositor…' in a 240 px sidebar.
    */
   countBelow?: string;
-}
-
-/** The route table marks the catch-all route's match (`handle.fallback`): an unknown path. */
-function useOnFallbackRoute(): boolean {
-  const matches = useMatches();
-  const deepest = matches[matches.length - 1]?.handle as { fallback?: boolean } | undefined;
-  return deepest?.fallback === true;
 }
 
 export function SidebarNav({ collapsed }: { collapsed: boolean }) {

@@ -1,6 +1,12 @@
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { errorResponse, type FetchHandler, jsonResponse, renderApp } from '../../../../test/web/render.tsx';
+import {
+  errorResponse,
+  type FetchHandler,
+  jsonResponse,
+  navigateTo,
+  renderApp,
+} from '../../../../test/web/render.tsx';
 import { AUTH_MESSAGES } from '../messages.ts';
 
 const TOKEN = 'reset-token-0123456789abcdef';
@@ -62,15 +68,15 @@ describe('Reset password', () => {
 
   it('checks the link again on every visit (a used link is invalid the next time)', async () => {
     let calls = 0;
-    const { router } = openReset({
+    openReset({
       'POST /auth/verify-reset-token': (request) => {
         calls += 1;
         return calls === 1 ? validToken(request) : errorResponse(400, 'Invalid or expired reset token');
       },
     });
     expect(await screen.findByLabelText(/^New Password/, { selector: 'input' })).toBeEnabled();
-    await act(() => router.navigate('/login'));
-    await act(() => router.navigate(`/reset-password?token=${TOKEN}`));
+    await navigateTo('/login');
+    await navigateTo(`/reset-password?token=${TOKEN}`);
     expect(await screen.findByRole('heading', { level: 1, name: 'Invalid Reset Link' })).toBeVisible();
     expect(calls).toBe(2);
   });

@@ -99,19 +99,12 @@ async function playwright() {
 
 await check('lint', 'biome', ['check', '.']);
 await check('typecheck', 'tsc', ['-p', '.']);
-/**
- * The security suites and the Redis tests run in passes of their own, with their own tallies.
- * The security files run two at a time: most of their time is waiting (deadlines, a GitHub that
- * answers slowly, a real process shutting down, the forgot-password floor), so a second worker
- * halves the pass on two cores (SQLite 51 → 31 s, PostgreSQL 70 → 34 s); the timing tests among
- * them compare interleaved pairs and bound by ceilings, which other work beside them does not move.
- */
+/** The security suites and the Redis tests run in passes of their own, with their own tallies. */
 const SECURITY = 'test/security/';
-const SECURITY_PASS = ['--project', 'node', '--maxWorkers', '2', SECURITY];
 const OWN_PASSES = ['--exclude', `${SECURITY}**`, '--exclude', '**/*.redis.test.ts'];
 
 await vitest('sqlite', OWN_PASSES);
-await vitest('security (sqlite)', SECURITY_PASS);
+await vitest('security (sqlite)', ['--project', 'node', SECURITY]);
 
 if (await ensureRedis(ci)) {
   await vitest('redis', ['--project', 'node', '.redis.test.'], { TEST_REDIS_URL });
@@ -137,7 +130,7 @@ if (await ensurePostgres(ci)) {
     ...postgres,
     FUZZ_RUNS: '20',
   });
-  await vitest('security (postgres)', SECURITY_PASS, postgres);
+  await vitest('security (postgres)', ['--project', 'node', SECURITY], postgres);
 } else if (ci) {
   console.error(
     `\nPostgreSQL at ${TEST_PG_URL} could not be reached or started: the PostgreSQL pass is mandatory under CI.`,

@@ -176,14 +176,11 @@ export type IdSetUse = 'set' | 'filter';
  * become ONE `id in (… intersect …)`: SQLite multiplies several IN lists on the same column
  * into a product of probes (seconds at 100,000 rows).
  */
-export function applyFilters<O>(
-  db: Db,
-  query: SelectQueryBuilder<Database, 'repositories', O>,
-  filters: NormalizedFilters,
-  viewer: Viewer,
-  idSetUse?: IdSetUse,
-): SelectQueryBuilder<Database, 'repositories', O> {
-  let result = visibleTo(query, viewer);
+/**
+ * The ids the search text, tags and topics allow, as one intersect of derived rows (each holds
+ * only ids of existing repositories); null when none of them is asked for.
+ */
+function idSet(db: Db, filters: NormalizedFilters): RawBuilder<unknown> | null {
   const sets: RawBuilder<unknown>[] = [];
   if (filters.needle !== null) sets.push(searchIds(db, filters.needle));
   if (filters.tags.length > 1 && isPostgres(db)) {
@@ -197,7 +194,33 @@ export function applyFilters<O>(
   for (const topic of filters.topics) {
     sets.push(sql`select repository_id from repository_topics where topic_lower = ${topic}`);
   }
-  if (sets.length > 0) result = result.where(idSetCondition(db, sql.join(sets, sql` intersect `), idSetUse));
+  return sets.length > 0 ? sql.join(sets, sql` intersect `) : null;
+}
+
+/** Whether the filters are only search text, tags and topics (what `idSet` answers alone). */
+function onlyIdSetFilters(filters: NormalizedFilters): boolean {
+  return (
+    filters.license === null &&
+    filters.language === null &&
+    filters.minStars === null &&
+    filters.maxStars === null &&
+    filters.minGrowth30d === null &&
+    filters.archived === null &&
+    filters.gone === null &&
+    !filters.addedByMe
+  );
+}
+
+export function applyFilters<O>(
+  db: Db,
+  query: SelectQueryBuilder<Database, 'repositories', O>,
+  filters: NormalizedFilters,
+  viewer: Viewer,
+  idSetUse?: IdSetUse,
+): SelectQueryBuilder<Database, 'repositories', O> {
+  let result = visibleTo(query, viewer);
+  const set = idSet(db, filters);
+  if (set) result = result.where(idSetCondition(db, set, idSetUse));
   if (filters.license === NO_LICENSE_KEY) {
     result = result.where(sql<SqlBool>`(${LICENSE_KEY} is null or ${LICENSE_KEY} = ${NO_LICENSE_KEY})`);
   } else if (filters.license !== null) {
@@ -377,6 +400,25 @@ export async function fetchPage(
 
 /** How many visible repositories match the filters. */
 export async function countMatching(db: Db, viewer: Viewer, filters: NormalizedFilters): Promise<number> {
+  const set = idSet(db, filters);
+  if (set && onlyIdSetFilters(filters)) {
+    // Search text, tags or topics alone: the set's own size, less the private rows in it the
+    // viewer may not see (a few). Joining every match to its row for visibility cost more than
+    // the search: 11,000 matches of `react` at 100,000, 14 of 27 ms on PostgreSQL.
+    const matched = await sql<{
+      count: number | string;
+    }>`select count(*) as count from (${set}) matched`.execute(db);
+    const all = Number(matched.rows[0]?.count ?? 0);
+    if (viewer.is_admin) return all;
+    const hidden = await db
+      .selectFrom('repositories')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('repositories.private', '=', 1)
+      .where((eb) => eb.not(hasProvenAccess(eb, viewer)))
+      .where(sql<SqlBool>`repositories.id in (${set})`)
+      .executeTakeFirstOrThrow();
+    return all - Number(hidden.count);
+  }
   // Public and private rows counted apart: "public, or private with access" in one predicate
   // can't be answered from an index, and on PostgreSQL scanned all 100,000 rows (60 ms); apart,
   // each is an index-only count (docs/benchmarks.md).

@@ -40,8 +40,8 @@ const SIGNED_IN = [
 ];
 
 export const SCREENS: Screen[] = [
-  { name: 'landing #/', chunks: ['features/landing/routes/landing.tsx'], budget: 150, ceiling: 160 },
-  { name: 'sign-in #/login', chunks: ['features/auth/routes/login.tsx'], budget: 150, ceiling: 173 },
+  { name: 'landing #/', chunks: ['features/landing/routes/landing.tsx'], budget: 150, ceiling: 158 },
+  { name: 'sign-in #/login', chunks: ['features/auth/routes/login.tsx'], budget: 150, ceiling: 172 },
   {
     name: 'sign-in → list #/home',
     chunks: ['features/auth/routes/login.tsx', ...SIGNED_IN],

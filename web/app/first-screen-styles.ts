@@ -1,29 +1,25 @@
 /**
  * Mantine's styles for the first screens, component by component, in the order of Mantine's own
- * `styles.css` (docs/architecture.md#web-app): the global styles, the components others are built
- * on, and what the shell's top bar and footer, the landing page, the sign-in, registration and
- * password screens and the load and error states use (the notifications' styles load with their
- * view, app/notifications-view.tsx). The signed-in screens load the rest with
- * shell/member-styles.ts. A component added to a signed-out screen adds its
- * file here (https://mantine.dev/styles/css-files-list/).
+ * `styles.css` (docs/architecture.md#web-app): the global styles, and the components the shell's
+ * top bar and footer, the landing page, the sign-in, registration and password screens and the
+ * load and error states use, with those they are built on, and the colour-scheme toggle's
+ * Tooltip (the notifications' styles load with their view, app/notifications-view.tsx). The
+ * signed-in screens load the rest with shell/member-styles.ts, Modal, Popover and ScrollArea
+ * among them. A component added to a signed-out screen adds its file here
+ * (https://mantine.dev/styles/css-files-list/).
  */
 import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';
 import '@mantine/core/styles/global.css';
-import '@mantine/core/styles/ScrollArea.css';
 import '@mantine/core/styles/UnstyledButton.css';
 import '@mantine/core/styles/VisuallyHidden.css';
 import '@mantine/core/styles/Paper.css';
-import '@mantine/core/styles/Overlay.css';
-import '@mantine/core/styles/Popover.css';
 import '@mantine/core/styles/Loader.css';
 import '@mantine/core/styles/ActionIcon.css';
 import '@mantine/core/styles/CloseButton.css';
 import '@mantine/core/styles/Group.css';
-import '@mantine/core/styles/ModalBase.css';
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/Flex.css';
-import '@mantine/core/styles/FloatingIndicator.css';
 import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Text.css';
 import '@mantine/core/styles/Anchor.css';
@@ -40,7 +36,6 @@ import '@mantine/core/styles/Code.css';
 import '@mantine/core/styles/Container.css';
 import '@mantine/core/styles/Divider.css';
 import '@mantine/core/styles/List.css';
-import '@mantine/core/styles/Modal.css';
 import '@mantine/core/styles/PasswordInput.css';
 import '@mantine/core/styles/Tooltip.css';
 import '@mantine/core/styles/SimpleGrid.css';

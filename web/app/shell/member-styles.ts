@@ -3,6 +3,11 @@
  * the order of Mantine's `styles.css`: loaded with the signed-in shell and before every member
  * screen (app/preload.ts), never on the landing and sign-in screens.
  */
+import '@mantine/core/styles/ScrollArea.css';
+import '@mantine/core/styles/Overlay.css';
+import '@mantine/core/styles/Popover.css';
+import '@mantine/core/styles/ModalBase.css';
+import '@mantine/core/styles/FloatingIndicator.css';
 import '@mantine/core/styles/Accordion.css';
 import '@mantine/core/styles/Affix.css';
 import '@mantine/core/styles/ActionBar.css';
@@ -34,6 +39,7 @@ import '@mantine/core/styles/LoadingOverlay.css';
 import '@mantine/core/styles/Marquee.css';
 import '@mantine/core/styles/Menu.css';
 import '@mantine/core/styles/Menubar.css';
+import '@mantine/core/styles/Modal.css';
 import '@mantine/core/styles/Pill.css';
 import '@mantine/core/styles/PillsInput.css';
 import '@mantine/core/styles/NavLink.css';

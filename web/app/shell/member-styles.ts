@@ -1,75 +1,32 @@
 /**
- * The rest of Mantine's component styles (app/first-screen-styles.ts has the first screens'), in
- * the order of Mantine's `styles.css`: loaded with the signed-in shell and before every member
- * screen (app/preload.ts), never on the landing and sign-in screens.
+ * The styles of the other Mantine components the app uses (app/first-screen-styles.ts has the
+ * first screens'), in the order of Mantine's `styles.css`: loaded with the signed-in shell and
+ * before every member screen (app/preload.ts), never on the landing and sign-in screens. Only
+ * the components the build contains: a Mantine component used for the first time adds its file
+ * here (https://mantine.dev/styles/css-files-list/), and so do those it is built on.
  */
 import '@mantine/core/styles/ScrollArea.css';
 import '@mantine/core/styles/Overlay.css';
 import '@mantine/core/styles/Popover.css';
 import '@mantine/core/styles/ModalBase.css';
 import '@mantine/core/styles/FloatingIndicator.css';
-import '@mantine/core/styles/Accordion.css';
 import '@mantine/core/styles/Affix.css';
-import '@mantine/core/styles/ActionBar.css';
-import '@mantine/core/styles/AngleSlider.css';
-import '@mantine/core/styles/AspectRatio.css';
 import '@mantine/core/styles/Combobox.css';
 import '@mantine/core/styles/CheckboxCard.css';
 import '@mantine/core/styles/Avatar.css';
-import '@mantine/core/styles/BackgroundImage.css';
-import '@mantine/core/styles/Blockquote.css';
-import '@mantine/core/styles/Breadcrumbs.css';
-import '@mantine/core/styles/Cascader.css';
 import '@mantine/core/styles/Chip.css';
 import '@mantine/core/styles/ColorSwatch.css';
-import '@mantine/core/styles/ColorPicker.css';
-import '@mantine/core/styles/ColorInput.css';
-import '@mantine/core/styles/DataList.css';
-import '@mantine/core/styles/Dialog.css';
-import '@mantine/core/styles/Drawer.css';
-import '@mantine/core/styles/EmptyState.css';
-import '@mantine/core/styles/Fieldset.css';
-import '@mantine/core/styles/FloatingWindow.css';
 import '@mantine/core/styles/Grid.css';
-import '@mantine/core/styles/Mark.css';
-import '@mantine/core/styles/Image.css';
-import '@mantine/core/styles/Indicator.css';
 import '@mantine/core/styles/Kbd.css';
-import '@mantine/core/styles/LoadingOverlay.css';
-import '@mantine/core/styles/Marquee.css';
 import '@mantine/core/styles/Menu.css';
-import '@mantine/core/styles/Menubar.css';
 import '@mantine/core/styles/Modal.css';
 import '@mantine/core/styles/Pill.css';
 import '@mantine/core/styles/PillsInput.css';
 import '@mantine/core/styles/NavLink.css';
 import '@mantine/core/styles/NumberInput.css';
-import '@mantine/core/styles/OverflowList.css';
 import '@mantine/core/styles/Pagination.css';
-import '@mantine/core/styles/PinInput.css';
 import '@mantine/core/styles/Progress.css';
-import '@mantine/core/styles/RadioCard.css';
-import '@mantine/core/styles/RadioIndicator.css';
-import '@mantine/core/styles/Radio.css';
-import '@mantine/core/styles/Rating.css';
-import '@mantine/core/styles/RollingNumber.css';
-import '@mantine/core/styles/RingProgress.css';
-import '@mantine/core/styles/Scroller.css';
 import '@mantine/core/styles/SegmentedControl.css';
-import '@mantine/core/styles/SemiCircleProgress.css';
-import '@mantine/core/styles/Skeleton.css';
-import '@mantine/core/styles/Slider.css';
-import '@mantine/core/styles/Splitter.css';
-import '@mantine/core/styles/Spoiler.css';
-import '@mantine/core/styles/Stepper.css';
 import '@mantine/core/styles/Switch.css';
 import '@mantine/core/styles/Table.css';
-import '@mantine/core/styles/TableOfContents.css';
 import '@mantine/core/styles/Tabs.css';
-import '@mantine/core/styles/Timeline.css';
-import '@mantine/core/styles/Toggle.css';
-import '@mantine/core/styles/Toolbar.css';
-import '@mantine/core/styles/Tour.css';
-import '@mantine/core/styles/Tree.css';
-import '@mantine/core/styles/TreeSelect.css';
-import '@mantine/core/styles/Typography.css';

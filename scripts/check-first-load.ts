@@ -8,7 +8,7 @@
  *
  *   node scripts/check-first-load.ts   # prints the table; exits 1 past a ceiling
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -82,6 +82,34 @@ export function measureScreens(distDir: string): { screen: Screen; kb: number; f
   });
 }
 
+/**
+ * Mantine's stylesheets are imported component by component (app/first-screen-styles.ts,
+ * app/shell/member-styles.ts), so a component used for the first time renders unstyled until
+ * its file is added. The build says which components it contains: each stylesheet whose class
+ * names (`m_` and eight hex digits) appear in a built chunk must be imported by some web file.
+ * Answers the files missing.
+ */
+export function missingMantineStyles(distDir: string, webDir: string, stylesDir: string): string[] {
+  const imported = new Set<string>();
+  for (const file of readdirSync(webDir, { recursive: true, encoding: 'utf8' })) {
+    if (!/\.tsx?$/.test(file)) continue;
+    const source = readFileSync(join(webDir, file), 'utf8');
+    for (const match of source.matchAll(/@mantine\/core\/styles\/([\w-]+\.css)/g))
+      imported.add(match[1] as string);
+  }
+  const assets = join(distDir, 'assets');
+  const built = readdirSync(assets)
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => readFileSync(join(assets, file), 'utf8'))
+    .join('\n');
+  return readdirSync(stylesDir)
+    .filter((file) => file.endsWith('.css') && !file.endsWith('.layer.css') && !imported.has(file))
+    .filter((file) => {
+      const classes = readFileSync(join(stylesDir, file), 'utf8').matchAll(/\.(m_[0-9a-f]{8})\b/g);
+      return [...classes].some((match) => built.includes(match[1] as string));
+    });
+}
+
 if (import.meta.main) {
   const distDir = join(import.meta.dirname, '..', 'web', 'dist');
   let failed = 0;
@@ -97,6 +125,18 @@ if (import.meta.main) {
           : `**over ${limit} kB**`;
     if (kb > screen.ceiling) failed += 1;
     console.log(`| ${screen.name} | ${kb.toFixed(1)} kB | ${files} | ≤ ${screen.budget} kB | ${verdict} |`);
+  }
+  const root = join(import.meta.dirname, '..');
+  const missing = missingMantineStyles(
+    distDir,
+    join(root, 'web'),
+    join(root, 'node_modules', '@mantine', 'core', 'styles'),
+  );
+  if (missing.length > 0) {
+    failed += 1;
+    console.log(
+      `\nMantine components in the build without their stylesheet (add each to app/shell/member-styles.ts, or app/first-screen-styles.ts for a signed-out screen): ${missing.join(', ')}`,
+    );
   }
   process.exit(failed > 0 ? 1 : 0);
 }

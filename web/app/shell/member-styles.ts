@@ -3,7 +3,8 @@
  * first screens'), in the order of Mantine's `styles.css`: loaded with the signed-in shell and
  * before every member screen (app/preload.ts), never on the landing and sign-in screens. Only
  * the components the build contains: a Mantine component used for the first time adds its file
- * here (https://mantine.dev/styles/css-files-list/), and so do those it is built on.
+ * here (https://mantine.dev/styles/css-files-list/), and so do those it is built on — `npm test`
+ * fails otherwise, naming the file (scripts/check-first-load.ts, `missingMantineStyles`).
  */
 import '@mantine/core/styles/ScrollArea.css';
 import '@mantine/core/styles/Overlay.css';

@@ -18,13 +18,22 @@ export interface TestApp {
  * under TEST_DB=postgres) with its own temporary DATA_DIR. Pass environment overrides as the
  * strings an operator would set; `extend` registers test-only routes before the app is ready.
  */
+/** The configuration, or the refusal a test expects, with the data directory removed. */
+function configOrCleanUp(dataDir: string, env: Record<string, string>) {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
 export async function createTestApp(
   env: Record<string, string> = {},
   options: BuildOptions & { extend?: (app: FastifyInstance) => void } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rt-test-'));
-  const database = await createTestDatabase();
-  const config = loadConfig({
+  const config = configOrCleanUp(dataDir, {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     SECRET_KEY: 'test-secret-key-0123456789abcdef0123456789abcdef',
@@ -41,6 +50,8 @@ export async function createTestApp(
     GITHUB_INTERACTIVE_WAIT_MS: '1000',
     ...env,
   });
+  // After the configuration: a test of a refused setting must not leave a database behind.
+  const database = await createTestDatabase();
   let app: FastifyInstance;
   try {
     app = await buildApp(config, { ...options, database: database.handle });

@@ -13,11 +13,6 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/**
- * The whole application on a fresh database (SQLite in memory, or a new PostgreSQL database
- * under TEST_DB=postgres) with its own temporary DATA_DIR. Pass environment overrides as the
- * strings an operator would set; `extend` registers test-only routes before the app is ready.
- */
 /** The configuration, or the refusal a test expects, with the data directory removed. */
 function configOrCleanUp(dataDir: string, env: Record<string, string>) {
   try {
@@ -28,6 +23,11 @@ function configOrCleanUp(dataDir: string, env: Record<string, string>) {
   }
 }
 
+/**
+ * The whole application on a fresh database (SQLite in memory, or a new PostgreSQL database
+ * under TEST_DB=postgres) with its own temporary DATA_DIR. Pass environment overrides as the
+ * strings an operator would set; `extend` registers test-only routes before the app is ready.
+ */
 export async function createTestApp(
   env: Record<string, string> = {},
   options: BuildOptions & { extend?: (app: FastifyInstance) => void } = {},

@@ -21,44 +21,41 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`insert into repository_totals (private, total)
     select 0, (select count(*) from repositories where private = 0)
     union all select 1, (select count(*) from repositories where private = 1)`.execute(db);
+  // Inserts add and deletes take away the rows they write (`new`) or remove (`old`).
+  const events = [
+    { event: 'insert', name: 'inserted', rows: 'new', sign: '+' },
+    { event: 'delete', name: 'deleted', rows: 'old', sign: '-' },
+  ];
   if (isPostgres(db)) {
-    await sql`create function repository_totals_inserted() returns trigger language plpgsql as $$
-      begin
-        update repository_totals t set total = t.total + n.count
-          from (select private, count(*) as count from inserted_rows group by private) n
-          where t.private = n.private;
-        return null;
-      end $$`.execute(db);
-    await sql`create function repository_totals_deleted() returns trigger language plpgsql as $$
-      begin
-        update repository_totals t set total = t.total - d.count
-          from (select private, count(*) as count from deleted_rows group by private) d
-          where t.private = d.private;
-        return null;
-      end $$`.execute(db);
+    // Once a statement, its rows counted by privacy.
+    for (const { event, name, rows, sign } of events) {
+      await sql`create function ${sql.raw(`repository_totals_${name}`)}() returns trigger language plpgsql as $$
+        begin
+          update repository_totals t set total = t.total ${sql.raw(sign)} changed.count
+            from (select private, count(*) as count from ${sql.raw(`${name}_rows`)} group by private) changed
+            where t.private = changed.private;
+          return null;
+        end $$`.execute(db);
+      await sql`create trigger ${sql.raw(`repository_totals_${event}`)} after ${sql.raw(event)} on repositories
+        referencing ${sql.raw(rows)} table as ${sql.raw(`${name}_rows`)} for each statement
+        execute function ${sql.raw(`repository_totals_${name}`)}()`.execute(db);
+    }
     await sql`create function repository_totals_moved() returns trigger language plpgsql as $$
       begin
         update repository_totals set total = total - 1 where private = old.private;
         update repository_totals set total = total + 1 where private = new.private;
         return null;
       end $$`.execute(db);
-    await sql`create trigger repository_totals_insert after insert on repositories
-      referencing new table as inserted_rows for each statement
-      execute function repository_totals_inserted()`.execute(db);
-    await sql`create trigger repository_totals_delete after delete on repositories
-      referencing old table as deleted_rows for each statement
-      execute function repository_totals_deleted()`.execute(db);
     await sql`create trigger repository_totals_update after update of private on repositories
       for each row when (old.private is distinct from new.private)
       execute function repository_totals_moved()`.execute(db);
     return;
   }
-  await sql`create trigger repository_totals_insert after insert on repositories begin
-      update repository_totals set total = total + 1 where private = new.private;
-    end`.execute(db);
-  await sql`create trigger repository_totals_delete after delete on repositories begin
-      update repository_totals set total = total - 1 where private = old.private;
-    end`.execute(db);
+  for (const { event, rows, sign } of events) {
+    await sql`create trigger ${sql.raw(`repository_totals_${event}`)} after ${sql.raw(event)} on repositories begin
+        update repository_totals set total = total ${sql.raw(sign)} 1 where private = ${sql.raw(rows)}.private;
+      end`.execute(db);
+  }
   await sql`create trigger repository_totals_update after update of private on repositories
     when old.private is not new.private begin
       update repository_totals set total = total - 1 where private = old.private;

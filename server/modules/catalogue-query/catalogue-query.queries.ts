@@ -109,11 +109,14 @@ export function normalizeFilters(query: CatalogueFilters): NormalizedFilters {
   };
 }
 
-export function hasFilters(filters: NormalizedFilters): boolean {
+/** Search text, tags or topics: the filters answered by an id set of derived rows (`idSet`). */
+function hasIdSetFilters(filters: NormalizedFilters): boolean {
+  return filters.needle !== null || filters.tags.length > 0 || filters.topics.length > 0;
+}
+
+/** The filters on the repository's own columns. */
+function hasColumnFilters(filters: NormalizedFilters): boolean {
   return (
-    filters.needle !== null ||
-    filters.tags.length > 0 ||
-    filters.topics.length > 0 ||
     filters.license !== null ||
     filters.language !== null ||
     filters.minStars !== null ||
@@ -123,6 +126,10 @@ export function hasFilters(filters: NormalizedFilters): boolean {
     filters.gone !== null ||
     filters.addedByMe
   );
+}
+
+export function hasFilters(filters: NormalizedFilters): boolean {
+  return hasIdSetFilters(filters) || hasColumnFilters(filters);
 }
 
 /** FTS5's trigram index answers phrases of three or more characters; shorter ones scan. */
@@ -172,11 +179,6 @@ function idSetCondition(db: Db, ids: RawBuilder<unknown>, use: IdSetUse | undefi
 export type IdSetUse = 'set' | 'filter';
 
 /**
- * The viewer's visible repositories narrowed by the filters. The search, tag and topic filters
- * become ONE `id in (… intersect …)`: SQLite multiplies several IN lists on the same column
- * into a product of probes (seconds at 100,000 rows).
- */
-/**
  * The ids the search text, tags and topics allow, as one intersect of derived rows (each holds
  * only ids of existing repositories); null when none of them is asked for.
  */
@@ -197,20 +199,11 @@ function idSet(db: Db, filters: NormalizedFilters): RawBuilder<unknown> | null {
   return sets.length > 0 ? sql.join(sets, sql` intersect `) : null;
 }
 
-/** Whether the filters are only search text, tags and topics (what `idSet` answers alone). */
-function onlyIdSetFilters(filters: NormalizedFilters): boolean {
-  return (
-    filters.license === null &&
-    filters.language === null &&
-    filters.minStars === null &&
-    filters.maxStars === null &&
-    filters.minGrowth30d === null &&
-    filters.archived === null &&
-    filters.gone === null &&
-    !filters.addedByMe
-  );
-}
-
+/**
+ * The viewer's visible repositories narrowed by the filters. The search, tag and topic filters
+ * become ONE `id in (… intersect …)`: SQLite multiplies several IN lists on the same column
+ * into a product of probes (seconds at 100,000 rows).
+ */
 export function applyFilters<O>(
   db: Db,
   query: SelectQueryBuilder<Database, 'repositories', O>,
@@ -400,60 +393,70 @@ export async function fetchPage(
 
 /** How many visible repositories match the filters. */
 export async function countMatching(db: Db, viewer: Viewer, filters: NormalizedFilters): Promise<number> {
+  if (!hasFilters(filters)) return countAll(db, viewer);
   const set = idSet(db, filters);
-  if (set && onlyIdSetFilters(filters)) {
-    // Search text, tags or topics alone: the set's own size, less the private rows in it the
-    // viewer may not see (a few). Joining every match to its row for visibility cost more than
-    // the search: 11,000 matches of `react` at 100,000, 14 of 27 ms on PostgreSQL.
-    const matched = await sql<{
-      count: number | string;
-    }>`select count(*) as count from (${set}) matched`.execute(db);
-    const all = Number(matched.rows[0]?.count ?? 0);
-    if (viewer.is_admin) return all;
-    const hidden = await db
-      .selectFrom('repositories')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('repositories.private', '=', 1)
-      .where((eb) => eb.not(hasProvenAccess(eb, viewer)))
-      .where(sql<SqlBool>`repositories.id in (${set})`)
-      .executeTakeFirstOrThrow();
-    return all - Number(hidden.count);
-  }
+  if (set && !hasColumnFilters(filters)) return countIdSet(db, viewer, set);
   // Public and private rows counted apart: "public, or private with access" in one predicate
   // can't be answered from an index, and on PostgreSQL scanned all 100,000 rows (60 ms); apart,
   // each is an index-only count (docs/benchmarks.md).
   const everyone = { ...viewer, is_admin: true };
-  type Narrow = (
-    query: SelectQueryBuilder<Database, 'repositories', object>,
-  ) => SelectQueryBuilder<Database, 'repositories', object>;
   const count = async (narrow: Narrow) => {
     const row = await applyFilters(db, narrow(db.selectFrom('repositories')), filters, everyone)
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .executeTakeFirstOrThrow();
     return Number(row.count);
   };
-  // Unfiltered, the totals the database keeps (repository_totals, kept by triggers) stand in
-  // for counting every index entry: 5 of a first page's 14 ms on PostgreSQL at 100,000.
-  const totals = hasFilters(filters)
-    ? null
-    : new Map(
-        (await db.selectFrom('repository_totals').select(['private', 'total']).execute()).map((row) => [
-          Number(row.private),
-          Number(row.total),
-        ]),
-      );
-  const publicCount = () =>
-    totals
-      ? Promise.resolve(totals.get(0) ?? 0)
-      : count((query) => query.where('repositories.private', '=', 0));
-  if (viewer.is_admin) {
-    return totals ? (totals.get(0) ?? 0) + (totals.get(1) ?? 0) : count((query) => query);
-  }
+  if (viewer.is_admin) return count((query) => query);
   const [publicRows, privateRows] = await Promise.all([
-    publicCount(),
-    count((query) => query.where('repositories.private', '=', 1).where((eb) => hasProvenAccess(eb, viewer))),
+    count((query) => query.where('repositories.private', '=', 0)),
+    count(privateWithAccess(viewer)),
   ]);
   return publicRows + privateRows;
+}
+
+type Narrow = (
+  query: SelectQueryBuilder<Database, 'repositories', object>,
+) => SelectQueryBuilder<Database, 'repositories', object>;
+
+/** The private rows the viewer proved access to. */
+function privateWithAccess(viewer: Viewer): Narrow {
+  return (query) => query.where('repositories.private', '=', 1).where((eb) => hasProvenAccess(eb, viewer));
+}
+
+/**
+ * Unfiltered: the totals the database keeps (repository_totals, kept by triggers) instead of
+ * counting every index entry, 5 of a first page's 14 ms on PostgreSQL at 100,000; a member adds
+ * the private rows they proved access to.
+ */
+async function countAll(db: Db, viewer: Viewer): Promise<number> {
+  const totals = await db.selectFrom('repository_totals').select(['private', 'total']).execute();
+  const total = (value: number) => Number(totals.find((row) => Number(row.private) === value)?.total ?? 0);
+  if (viewer.is_admin) return total(0) + total(1);
+  const granted = await privateWithAccess(viewer)(db.selectFrom('repositories'))
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return total(0) + Number(granted.count);
+}
+
+/**
+ * Search text, tags or topics alone: the set's own size, less the private rows in it the viewer
+ * may not see (a few). Joining every match to its row for visibility cost more than the search:
+ * 11,000 matches of `react` at 100,000, 14 of 27 ms on PostgreSQL.
+ */
+async function countIdSet(db: Db, viewer: Viewer, set: RawBuilder<unknown>): Promise<number> {
+  const matched = await sql<{
+    count: number | string;
+  }>`select count(*) as count from (${set}) matched`.execute(db);
+  const all = Number(matched.rows[0]?.count ?? 0);
+  if (viewer.is_admin) return all;
+  const hidden = await db
+    .selectFrom('repositories')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('repositories.private', '=', 1)
+    .where((eb) => eb.not(hasProvenAccess(eb, viewer)))
+    .where(sql<SqlBool>`repositories.id in (${set})`)
+    .executeTakeFirstOrThrow();
+  return all - Number(hidden.count);
 }
 
 /**

@@ -3,13 +3,19 @@ import type { RepositorySummary } from '#shared/schemas/repositories.ts';
 import { buildListRow } from '../../../test/helpers/repository-row.ts';
 import type { RepositoryListRow } from '../../db/schema.ts';
 import { presentSummary } from '../../repository/repository-presenter.ts';
-import { csvRecord, csvRow, escapeFormula, streamCsv } from './csv-export.ts';
+import { csvRecord, csvRow, streamCsv } from './csv-export.ts';
 
 /**
  * The export writes each record straight from the list row (docs/decisions.md, "CSV export"):
  * these pin its bytes, and check them cell for cell against the presented repository as the
  * export wrote it before (presentSummary, then a cell per column, formula-escaped).
  */
+
+/** The escape as the export applied it to each presented cell before it wrote records itself. */
+function escapeFormula(value: string | number): string | number {
+  if (typeof value === 'number') return value;
+  return /^[=+\-@\t\r\0＝＋－＠]/.test(value) ? `'${value}` : value;
+}
 const base: RepositoryListRow = buildListRow('acme/widget', 1, {
   user_id: 1,
   stars: 0,

@@ -35,17 +35,6 @@ const HEADERS = [
   'added_at',
 ] as const;
 
-/**
- * Cells a spreadsheet would run as a formula, ASCII and full-width (OWASP CSV Injection,
- * docs/security.md#f1).
- */
-const FORMULA_START = /^[=+\-@\t\r\0＝＋－＠]/;
-
-export function escapeFormula(value: string | number): string | number {
-  if (typeof value === 'number') return value;
-  return FORMULA_START.test(value) ? `'${value}` : value;
-}
-
 /** `repositories_YYYY-MM-DD.csv` (docs/product.md#repositories-api). */
 export function exportFileName(now: Date): string {
   return `repositories_${now.toISOString().slice(0, 10)}.csv`;
@@ -56,7 +45,10 @@ const CHUNK_BYTES = 128 * 1024;
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
-/** Whether a text cell starts as a formula would: FORMULA_START's first code unit, compared as a number. */
+/**
+ * Whether a text cell starts as a spreadsheet would run it as a formula, ASCII or full-width
+ * (OWASP CSV Injection, docs/security.md#f1): its first code unit, compared as a number.
+ */
 function startsFormula(text: string): boolean {
   switch (text.charCodeAt(0)) {
     case 0x3d: // =

@@ -20,8 +20,6 @@ import type { GitHubDataWriter } from '../sync/github-data-writer.service.ts';
 
 type AddedChange = CatalogueChanges['repository.added'];
 
-const isAppError = (error: unknown): error is AppError => error instanceof AppError;
-
 /** A line that waited for GitHub's pace: added in the background by its ETA (docs/product.md#github-pace). */
 export const queuedAddJob = jobKind(
   'repositories:add-queued',
@@ -178,7 +176,7 @@ export class RepositoryAdder {
             if (await this.#catalogued(trx, line.fullName, line.snapshot, personal, existing)) continue;
           } catch (error) {
             // The line's own refusal, found before it wrote anything.
-            if (!isAppError(error)) throw error;
+            if (!(error instanceof AppError)) throw error;
             outcomes[index] = error;
             continue;
           }
@@ -198,7 +196,7 @@ export class RepositoryAdder {
       try {
         outcomes[index] = await this.addOne(viewer, line.fullName, tags, personal, line.snapshot);
       } catch (error) {
-        if (!(isAppError(error) || error instanceof GitHubError)) throw error;
+        if (!(error instanceof AppError || error instanceof GitHubError)) throw error;
         outcomes[index] = error;
       }
     }

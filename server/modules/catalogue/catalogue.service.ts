@@ -156,15 +156,16 @@ export class CatalogueService {
       const outcomes = await adder.addGroup(viewer, lines, tags, personal);
       for (const [index, line] of lines.entries()) {
         const outcome = outcomes[index];
-        if (outcome instanceof AppError || outcome instanceof GitHubError) {
-          yield refusedItem(line.base, outcome);
-          continue;
-        }
-        if (!outcome) continue;
-        const repository = presentSummary({ ...outcome, comment_count: 0, version_count: 0 });
-        added.push({ id: repository.id, url: repository.url, stars: repository.stars });
-        yield { ...line.base, ok: true, status: 'added', repository };
+        yield outcome instanceof AppError || outcome instanceof GitHubError
+          ? refusedItem(line.base, outcome)
+          : addedItem(line.base, outcome as RepositoryRow);
       }
+    };
+    /** A line's new row as its result, and as one of the batch's additions to notify. */
+    const addedItem = (base: { index: number; input: string }, row: RepositoryRow): BatchResultItem => {
+      const repository = presentSummary({ ...row, comment_count: 0, version_count: 0 });
+      added.push({ id: repository.id, url: repository.url, stars: repository.stars });
+      return { ...base, ok: true, status: 'added', repository };
     };
     /** GitHub's answer for a line, when it is in hand and a repository (not a refusal). */
     const answered = (fullName: string | null): RepositorySnapshot | null => {
@@ -230,9 +231,7 @@ export class CatalogueService {
           personal,
           prefetched.get(item.fullName.toLowerCase()),
         );
-        const repository = presentSummary({ ...row, comment_count: 0, version_count: 0 });
-        added.push({ id: repository.id, url: repository.url, stars: repository.stars });
-        yield { ...base, ok: true, status: 'added', repository };
+        yield addedItem(base, row);
       } catch (error) {
         const waitUntil = paceEta(error, clock);
         if (waitUntil) {

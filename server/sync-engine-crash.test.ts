@@ -139,7 +139,6 @@ describe.skipIf(testDialect === 'postgres')('a kill -9 mid-sync', () => {
           default_branch: 'main',
           last_commit: null,
           last_synced: null,
-          recent_commits: '[]',
           etags: '{}',
           created_at: now,
           updated_at: now,

@@ -267,7 +267,6 @@ export async function seedCatalogue(
       default_branch: 'main',
       last_commit: random() < 0.02 ? null : lastCommit,
       last_synced: new Date(now - Math.floor(random() * 86_400_000)).toISOString(),
-      recent_commits: RECENT_COMMITS,
       etags: '{}',
       created_at: new Date(now - Math.floor(random() * 365 * 86_400_000)).toISOString(),
       updated_at: new Date(now).toISOString(),
@@ -281,6 +280,10 @@ export async function seedCatalogue(
       .values(rows.slice(start, start + 500))
       .execute();
   }
+  // Every row has ten stored commits, as after a sync (their own table, read by the detail screen).
+  await sql`insert into repository_commits (repository_id, commits)
+    select id, ${RECENT_COMMITS} from repositories
+    where id not in (select repository_id from repository_commits)`.execute(db);
   // Private repositories are visible to the members who proved access: their adders.
   for (let start = 0; start < privateRows.length; start += 500) {
     const chunk = privateRows.slice(start, start + 500);

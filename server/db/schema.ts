@@ -125,7 +125,6 @@ export interface RepositoriesTable {
   default_branch: string | null;
   last_commit: string | null;
   last_synced: string | null;
-  recent_commits: string;
   etags: string;
   created_at: string;
   updated_at: string;
@@ -147,6 +146,12 @@ export interface RepositorySyncStateTable {
   last_error: string | null;
   last_attempt_at: string | null;
   failures: number;
+}
+
+/** The recent commits a sync stored, as JSON (none stored: no row); only the detail screen reads them. */
+export interface RepositoryCommitsTable {
+  repository_id: number;
+  commits: string;
 }
 
 export interface RepositoryAliasesTable {
@@ -377,6 +382,7 @@ export interface RepositoryTrashTable {
 
 export interface Database {
   repositories: RepositoriesTable;
+  repository_commits: RepositoryCommitsTable;
   repository_aliases: RepositoryAliasesTable;
   repository_totals: RepositoryTotalsTable;
   repository_access: RepositoryAccessTable;
@@ -412,13 +418,12 @@ export interface Database {
 
 export type RepositoryRow = Selectable<RepositoriesTable>;
 /**
- * A repository as lists, pages and exports read it: every column but the stored recent commits
- * and ETags (kilobytes a row that only the detail screen and the sync engine need), with its
- * comment and version counts.
+ * A repository as lists, pages and exports read it: every column but the stored ETags (which
+ * only the sync engine needs), with its comment and version counts.
  */
-export type RepositoryListRow = Omit<RepositoryRow, 'recent_commits' | 'etags'> & {
+export type RepositoryListRow = Omit<RepositoryRow, 'etags'> & {
   comment_count: number;
   version_count: number;
 };
-/** The detail screen's row: a list row with its recent commits. */
+/** The detail screen's row: a list row with its stored recent commits (JSON, `[]` when none). */
 export type RepositoryDetailRow = RepositoryListRow & { recent_commits: string };

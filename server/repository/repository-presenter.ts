@@ -65,8 +65,11 @@ export function parseCommits(json: string): Commit[] {
   }
 }
 
-/** The stored row as a snapshot, so a conditional sync can keep what GitHub says is unchanged. */
-export function snapshotOfRow(row: RepositoryRow): RepositorySnapshot {
+/**
+ * The stored row and its stored commits (JSON) as a snapshot, so a conditional sync can keep
+ * what GitHub says is unchanged.
+ */
+export function snapshotOfRow(row: RepositoryRow, storedCommits: string): RepositorySnapshot {
   return {
     fullName: row.full_name,
     githubId: row.github_id,
@@ -86,12 +89,13 @@ export function snapshotOfRow(row: RepositoryRow): RepositorySnapshot {
     contributors: row.contributors_pending === 1 ? null : row.contributors,
     contributorsCapped: row.contributors_capped === 1,
     lastCommit: row.last_commit,
-    recentCommits: parseCommits(row.recent_commits),
+    recentCommits: parseCommits(storedCommits),
   };
 }
 
 /**
- * Columns a sync writes from a snapshot. A snapshot without a contributor count (GraphQL)
+ * Columns a sync writes from a snapshot (its recent commits go to their own table:
+ * `saveStoredCommits`). A snapshot without a contributor count (GraphQL)
  * leaves the stored count alone; see `newRowFieldsOfSnapshot` for a new row.
  */
 export function rowFieldsOfSnapshot(snapshot: RepositorySnapshot) {
@@ -135,7 +139,6 @@ function snapshotColumns(snapshot: RepositorySnapshot) {
     private: snapshot.private ? (1 as const) : (0 as const),
     default_branch: snapshot.defaultBranch,
     last_commit: snapshot.lastCommit,
-    recent_commits: JSON.stringify(snapshot.recentCommits),
   };
 }
 

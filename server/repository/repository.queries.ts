@@ -1,4 +1,5 @@
 import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
+import type { Commit } from '#shared/schemas/repositories.ts';
 import { inTransaction } from '../db/database.ts';
 import type { Database, RepositoriesTable, RepositoryRow } from '../db/schema.ts';
 import { changesDerivedRows, deleteDerivedRows, writeDerivedRows } from './repository-labels.ts';
@@ -123,6 +124,38 @@ export async function deleteRepository(db: Db, id: number): Promise<void> {
     await deleteDerivedRows(trx, id);
     await trx.deleteFrom('repositories').where('id', '=', id).execute();
   });
+}
+
+/** The recent commits a sync stored for a repository, as JSON (`[]` when none were). */
+export async function findStoredCommits(db: Db, repositoryId: number): Promise<string> {
+  const row = await db
+    .selectFrom('repository_commits')
+    .select('commits')
+    .where('repository_id', '=', repositoryId)
+    .executeTakeFirst();
+  return row?.commits ?? '[]';
+}
+
+/**
+ * Stores a sync's recent commits (their own table: docs/decisions.md, "Stored commits in their
+ * own table"). Unchanged commits are not written again, and none leave no row.
+ */
+export async function saveStoredCommits(db: Db, repositoryId: number, commits: Commit[]): Promise<void> {
+  if (commits.length === 0) {
+    await db.deleteFrom('repository_commits').where('repository_id', '=', repositoryId).execute();
+    return;
+  }
+  const json = JSON.stringify(commits);
+  await db
+    .insertInto('repository_commits')
+    .values({ repository_id: repositoryId, commits: json })
+    .onConflict((oc) =>
+      oc
+        .column('repository_id')
+        .doUpdateSet({ commits: json })
+        .where('repository_commits.commits', '<>', json),
+    )
+    .execute();
 }
 
 export async function addAlias(db: Db, repositoryId: number, formerFullName: string): Promise<void> {

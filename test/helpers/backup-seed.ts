@@ -39,9 +39,6 @@ export async function insertRepository(
       default_branch: 'main',
       last_commit: '2026-11-01T10:00:00.000Z',
       last_synced: now,
-      recent_commits: JSON.stringify([
-        { date: '2026-11-01T10:00:00Z', sha: 'abc123', author: 'Ada', message: 'Initial' },
-      ]),
       etags: JSON.stringify({ repo: 'W/"etag"' }),
       created_at: now,
       updated_at: now,
@@ -50,9 +47,21 @@ export async function insertRepository(
     .executeTakeFirstOrThrow();
 }
 
-/** A repository with a comment, two versions, metric history, an alias and private access. */
+/**
+ * A repository with stored commits, a comment, two versions, metric history, an alias and
+ * private access.
+ */
 export async function insertCatalogue(app: FastifyInstance, userId: number) {
   const repository = await insertRepository(app, { user_id: userId, stars: 42 });
+  await app.db
+    .insertInto('repository_commits')
+    .values({
+      repository_id: repository.id,
+      commits: JSON.stringify([
+        { date: '2026-11-01T10:00:00Z', sha: 'abc123', author: 'Ada', message: 'Initial' },
+      ]),
+    })
+    .execute();
   await app.db
     .insertInto('comments')
     .values([

@@ -195,7 +195,6 @@ export function buildCatalogue(owners: CatalogueOwners, count = 80, seed = 20_26
         default_branch: 'main',
         last_commit: random.pick(COMMITS_AT),
         last_synced: random.pick(SYNCED_AT),
-        recent_commits: '[]',
         etags: '{}',
         created_at: random.pick(CREATED_AT),
         updated_at: random.pick(CREATED_AT),

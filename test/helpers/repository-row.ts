@@ -31,7 +31,6 @@ function quietRepository(fullName: string, githubId: number): QuietColumns {
     default_branch: 'main',
     last_commit: null,
     last_synced: now,
-    recent_commits: '[]',
     etags: '{}',
     created_at: now,
     updated_at: now,
@@ -51,7 +50,7 @@ export function buildRepositoryRow(
 }
 
 /**
- * A list row as the catalogue's queries read it (no stored commits or ETags, with its comment
+ * A list row as the catalogue's queries read it (no stored ETags, with its comment
  * and version counts), for tests of what is made from list rows (the CSV export): `id` doubles
  * as the GitHub id, the rest the same quiet repository unless overridden.
  */
@@ -60,7 +59,7 @@ export function buildListRow(
   id: number,
   overrides: Partial<RepositoryListRow> = {},
 ): RepositoryListRow {
-  const { recent_commits: _commits, etags: _etags, ...row } = quietRepository(fullName, id);
+  const { etags: _etags, ...row } = quietRepository(fullName, id);
   return {
     ...row,
     id,

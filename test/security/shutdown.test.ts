@@ -72,7 +72,6 @@ beforeAll(async () => {
         default_branch: 'main',
         last_commit: null,
         last_synced: now,
-        recent_commits: '[]',
         etags: '{}',
         created_at: now,
         updated_at: now,

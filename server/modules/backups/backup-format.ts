@@ -22,6 +22,7 @@ export const BACKUP_TABLES: readonly { name: string; key: readonly string[] }[] 
   { name: 'audit_log', key: ['id'] },
   { name: 'saved_views', key: ['id'] },
   { name: 'repositories', key: ['id'] },
+  { name: 'repository_commits', key: ['repository_id'] },
   { name: 'repository_aliases', key: ['full_name_lower'] },
   { name: 'repository_access', key: ['repository_id', 'user_id'] },
   { name: 'comments', key: ['id'] },
@@ -36,6 +37,45 @@ export const BACKUP_TABLES: readonly { name: string; key: readonly string[] }[] 
   { name: 'notification_digest_items', key: ['rule_id', 'event_id'] },
   { name: 'notification_deliveries', key: ['id'] },
 ];
+
+/**
+ * A column older backups have that a later migration moved into a table of its own. Restoring
+ * such a backup into a database already past that migration moves each value where the migration
+ * would have put it (into an empty database the backup is restored at its own version and the
+ * migration itself moves them).
+ */
+export interface MovedColumn {
+  table: string;
+  column: string;
+  /** The row the value becomes, or null when the migration would not have written one. */
+  moveTo(row: Record<string, unknown>): { table: string; row: Record<string, unknown> } | null;
+}
+
+export const MOVED_COLUMNS: readonly MovedColumn[] = [
+  {
+    // Migration 2026-11-28-0300: stored commits in `repository_commits`, none stored → no row.
+    table: 'repositories',
+    column: 'recent_commits',
+    moveTo: (row) =>
+      typeof row.recent_commits === 'string' && row.recent_commits !== '[]'
+        ? { table: 'repository_commits', row: { repository_id: row.id ?? null, commits: row.recent_commits } }
+        : null,
+  },
+];
+
+/** The moved columns a backup's table has and the database's table no longer does. */
+export function movedColumnsOf(
+  table: string,
+  backupColumns: string[],
+  databaseColumns: string[],
+): MovedColumn[] {
+  return MOVED_COLUMNS.filter(
+    (moved) =>
+      moved.table === table &&
+      backupColumns.includes(moved.column) &&
+      !databaseColumns.includes(moved.column),
+  );
+}
 
 /** Kysely's own bookkeeping: never backed up or restored (restore runs the migrations itself). */
 export function isInternalTable(name: string): boolean {

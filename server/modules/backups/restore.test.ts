@@ -16,6 +16,7 @@ import {
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import type { DatabaseHandle, Dialect } from '../../db/database.ts';
+import { migrateToLatest } from '../../db/migrate.ts';
 import { migrations } from '../../db/migrations/index.ts';
 import { BACKUP_FORMAT, BACKUP_TABLES } from './backup-format.ts';
 import { listTablesInOrder } from './backups.queries.ts';
@@ -388,6 +389,64 @@ describe('a backup from an older schema', () => {
       await target.dispose();
     }
   });
+});
+
+describe('a backup from before stored commits had their own table (migration 2026-11-28-0300)', () => {
+  const commits = JSON.stringify([
+    { date: '2026-11-01T10:00:00Z', sha: 'abc123', author: 'Ada', message: 'Initial' },
+  ]);
+
+  /** The source's member and repositories as 2026-11-28-0200 wrote them: commits on the row. */
+  function olderBackup(): string {
+    const users = before.users ?? [];
+    const repositories = (before.repositories ?? []).map((row, index) => ({
+      ...(row as Record<string, unknown>),
+      recent_commits: index === 0 ? commits : '[]',
+    }));
+    const header = {
+      format: BACKUP_FORMAT,
+      schema_version: '2026-11-28-0200-repository-totals',
+      created: '2026-11-28T00:00:00.000Z',
+      dialect: 'sqlite',
+      tables: [
+        { name: 'users', columns: Object.keys(users[0] as object), rows: users.length },
+        { name: 'repositories', columns: Object.keys(repositories[0] as object), rows: repositories.length },
+      ],
+    };
+    const lines = [
+      header,
+      ...users.map((row) => ({ table: 'users', row })),
+      ...repositories.map((row) => ({ table: 'repositories', row })),
+    ];
+    const file = join(workDir, 'before-commits-table.jsonl.gz');
+    writeFileSync(file, gzipSync(`${lines.map((line) => JSON.stringify(line)).join('\n')}\n`));
+    return file;
+  }
+
+  const dialects: Dialect[] = postgresAvailable ? ['sqlite', 'postgres'] : ['sqlite'];
+  for (const dialect of dialects) {
+    for (const migrated of [false, true]) {
+      it(`restores into ${migrated ? 'an up-to-date' : 'an empty'} ${dialect} database, its commits moved`, async () => {
+        expect(before.repositories?.length).toBeGreaterThan(1);
+        const first = before.repositories?.[0] as { id: number };
+        const target = await createTarget(dialect);
+        try {
+          if (migrated) await migrateToLatest(target.handle.db);
+          await restoreBackup(target.handle, olderBackup());
+          const stored = await target.handle.db.selectFrom('repository_commits').selectAll().execute();
+          expect(stored).toEqual([{ repository_id: first.id, commits }]);
+          const columns = await listTablesInOrder(target.handle.db);
+          expect(columns.find((table) => table.name === 'repositories')?.columns).not.toContain(
+            'recent_commits',
+          );
+          const restored = await target.handle.db.selectFrom('repositories').select('id').execute();
+          expect(restored).toHaveLength(before.repositories?.length ?? 0);
+        } finally {
+          await target.dispose();
+        }
+      });
+    }
+  }
 });
 
 it('the source database is untouched by all of this (but for the audit line of its backup)', async () => {

@@ -7,7 +7,7 @@ import { migrations } from '../../db/migrations/index.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { type Clock, isoNow, systemClock } from '../../lib/clock.ts';
 import { rebuildDerivedTables } from '../../repository/repository-labels.ts';
-import type { BackupHeader } from './backup-format.ts';
+import { type BackupHeader, type MovedColumn, movedColumnsOf } from './backup-format.ts';
 import { BackupFormatError, openBackup } from './backup-stream.ts';
 import {
   countRows,
@@ -95,19 +95,24 @@ export async function restoreBackup(
     const tables = await listTablesInOrder(handle.db);
     const transient = await listTransientTables(handle.db);
     const target = new Map(tables.map((table) => [table.name, table]));
+    // What each of the backup's tables restores: its columns, less those moved since (MOVED_COLUMNS).
+    const expected = new Map<string, { columns: string[]; moved: MovedColumn[] }>();
     for (const table of header.tables) {
       const existing = target.get(table.name);
       if (!existing)
         throw new RestoreError(`The backup has a table "${table.name}" this database doesn't have.`);
-      const missing = table.columns.find((column) => !existing.columns.includes(column));
+      const moved = movedColumnsOf(table.name, table.columns, existing.columns);
+      const columns = table.columns.filter((column) => !moved.some((m) => m.column === column));
+      const missing = columns.find((column) => !existing.columns.includes(column));
       if (missing) {
         throw new RestoreError(
           `The backup's table "${table.name}" has a column "${missing}" this database doesn't have.`,
         );
       }
+      expected.set(table.name, { columns, moved });
     }
-    const expected = new Map(header.tables.map((table) => [table.name, table]));
     const inserted = new Map<string, number>();
+    const movedRows: { table: string; row: Row }[] = [];
 
     await handle.db.transaction().execute(async (trx) => {
       // Order already satisfies every foreign key; deferring them on SQLite also covers tables
@@ -137,6 +142,20 @@ export async function restoreBackup(
         }
         pending.rows.push(handle.dialect === 'sqlite' ? booleansAsIntegers(row) : row);
         inserted.set(table, (inserted.get(table) ?? 0) + 1);
+        for (const moved of info.moved) {
+          const target = moved.moveTo(row);
+          if (target) movedRows.push(target);
+        }
+        if (pending.rows.length >= pending.limit) await flush();
+      }
+      await flush();
+      // After every table's own rows, so the rows they reference are in.
+      for (const { table, row } of movedRows) {
+        if (pending?.table !== table) {
+          await flush();
+          pending = { table, columns: Object.keys(row), rows: [], limit: MAX_ROWS_PER_INSERT };
+        }
+        pending.rows.push(row);
         if (pending.rows.length >= pending.limit) await flush();
       }
       await flush();

@@ -62,7 +62,6 @@ beforeAll(async () => {
             default_branch: 'main',
             last_commit: null,
             last_synced: null,
-            recent_commits: '[]',
             etags: '{}',
             created_at: CATALOGUE_NOW.toISOString(),
             updated_at: CATALOGUE_NOW.toISOString(),

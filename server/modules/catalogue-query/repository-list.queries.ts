@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, RepositoryDetailRow, RepositoryListRow } from '../../db/schema.ts';
 import { type Viewer, visibleTo } from '../../repository/access-policy.ts';
+import { findStoredCommits } from '../../repository/repository.queries.ts';
 
 type Db = Kysely<Database>;
 
@@ -84,9 +85,7 @@ export function normalizeCounts<T extends { comment_count: unknown; version_coun
 }
 
 export async function findRepositoryWithCounts(db: Db, id: number): Promise<RepositoryDetailRow | undefined> {
-  const row = await withCounts(db)
-    .select('repositories.recent_commits')
-    .where('repositories.id', '=', id)
-    .executeTakeFirst();
-  return row ? normalizeCounts(row) : undefined;
+  const row = await withCounts(db).where('repositories.id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  return { ...normalizeCounts(row), recent_commits: await findStoredCommits(db, id) };
 }

@@ -302,6 +302,7 @@ export class RepositoryAdder {
       },
       writer.nextSyncAt(),
     );
+    await queries.saveStoredCommits(trx, row.id, snapshot.recentCommits);
     if (snapshot.private) await queries.grantAccess(trx, row.id, viewer.id, now);
     // Added under a former name (GitHub answered 301): that name keeps resolving too.
     if (snapshot.fullName.toLowerCase() !== fullName.toLowerCase())

@@ -71,11 +71,12 @@ describe('a 200-line import', () => {
       contributors: null,
     });
     const row = await t.app.db
-      .selectFrom('repositories')
-      .select(['recent_commits'])
-      .where('full_name', '=', sample.id)
+      .selectFrom('repository_commits')
+      .innerJoin('repositories', 'repositories.id', 'repository_commits.repository_id')
+      .select(['repository_commits.commits'])
+      .where('repositories.full_name', '=', sample.id)
       .executeTakeFirstOrThrow();
-    expect(JSON.parse(row.recent_commits)).toHaveLength(1);
+    expect(JSON.parse(row.commits)).toHaveLength(1);
     const versions = await t.app.db.selectFrom('versions').select(['id']).execute();
     expect(versions).toHaveLength(0);
   });

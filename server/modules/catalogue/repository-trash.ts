@@ -17,6 +17,7 @@ export const UNDO_DELETE_MS = 30_000;
  * with the schema, so a new table can't be forgotten.
  */
 export const REPOSITORY_OWNED_TABLES = [
+  'repository_commits',
   'repository_aliases',
   'repository_access',
   'comments',
@@ -107,7 +108,11 @@ export async function restoreDeleted(
       .executeTakeFirst();
     if (!trash) return null;
     const snapshot = JSON.parse(trash.rows) as Snapshot;
-    const repository = snapshot.repository as unknown as RepositoriesTable & { id: number };
+    // Kept before stored commits had their own table (migration 2026-11-28-0300): moved there.
+    const { recent_commits: keptCommits, ...kept } = snapshot.repository;
+    const repository = kept as unknown as RepositoriesTable & { id: number };
+    if (typeof keptCommits === 'string' && keptCommits !== '[]')
+      snapshot.repository_commits = [{ repository_id: repository.id, commits: keptCommits }];
     // biome-ignore lint/suspicious/noExplicitAny: rows come back as they were read
     const anyTrx = trx as Kysely<any>;
     await anyTrx.insertInto('repositories').values(repository).execute();

@@ -60,6 +60,31 @@ describe('undo a deletion', () => {
     expect((await call(ada, 'POST', repoPath('vitejs/vite', '/restore'))).statusCode).toBe(404);
   });
 
+  it('brings back its stored commits, also from a deletion kept before they had their own table', async () => {
+    await addWithHistory('remix-run/react-router');
+    const before = (await call(ada, 'GET', repoPath('remix-run/react-router'))).json().repository;
+    expect(before.recent_commits.length).toBeGreaterThan(0);
+    expect((await call(ada, 'DELETE', repoPath('remix-run/react-router'))).statusCode).toBe(200);
+    // The kept rows as a deletion made before migration 2026-11-28-0300 wrote them.
+    const trash = await t.app.db
+      .selectFrom('repository_trash')
+      .select(['id', 'rows'])
+      .executeTakeFirstOrThrow();
+    const kept = JSON.parse(trash.rows);
+    expect(kept.repository_commits).toHaveLength(1);
+    kept.repository.recent_commits = kept.repository_commits[0].commits;
+    delete kept.repository_commits;
+    await t.app.db
+      .updateTable('repository_trash')
+      .set({ rows: JSON.stringify(kept) })
+      .where('id', '=', trash.id)
+      .execute();
+
+    const restored = await call(ada, 'POST', repoPath('remix-run/react-router', '/restore'));
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect(restored.json().repository.recent_commits).toEqual(before.recent_commits);
+  });
+
   it('is for the member who deleted it or an admin, and only for 30 s', async () => {
     await addWithHistory('vuejs/core');
     expect((await call(ada, 'DELETE', repoPath('vuejs/core'))).statusCode).toBe(200);

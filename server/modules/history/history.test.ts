@@ -407,7 +407,6 @@ async function insertOldRepository(t: App, member: Member): Promise<{ name: stri
       default_branch: 'main',
       last_commit: repo.lastCommitAt,
       last_synced: now,
-      recent_commits: '[]',
       etags: '{}',
       created_at: now,
       updated_at: now,

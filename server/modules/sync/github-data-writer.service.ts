@@ -86,6 +86,7 @@ export class GitHubDataWriter {
         ...(etags ? { etags: JSON.stringify(etags) } : {}),
         updated_at: now,
       });
+      await queries.saveStoredCommits(trx, row.id, snapshot.recentCommits);
       await queries.scheduleAt(trx, row.id, this.nextSyncAt());
       return updated;
     });

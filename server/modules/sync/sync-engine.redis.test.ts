@@ -108,7 +108,6 @@ describe.skipIf(!redisUrl || !pgAvailable)('two instances on one PostgreSQL and 
           default_branch: 'main',
           last_commit: repository.lastCommitAt,
           last_synced: null,
-          recent_commits: '[]',
           etags: '{}',
           created_at: now,
           updated_at: now,

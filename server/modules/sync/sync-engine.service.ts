@@ -181,9 +181,14 @@ export class SyncEngine {
       if (!github.canSpend(null, FULL_FETCH_COST, run.budget))
         return this.#defer(rest, run.owner, github.quotaResetOf(null), outcome);
       try {
-        const fetched = await github.fetchRepository(row.full_name, null, storedState(row), {
-          deadline: run.deadline,
-        });
+        const fetched = await github.fetchRepository(
+          row.full_name,
+          null,
+          await storedState(this.#deps.db, row),
+          {
+            deadline: run.deadline,
+          },
+        );
         await this.#record(row, run.owner, fetched.snapshot, outcome, fetched.etags);
       } catch (error) {
         const eta = paceEta(error, this.#deps.clock);
@@ -231,7 +236,7 @@ export class SyncEngine {
       }
       tried += 1;
       try {
-        const fetched = await github.fetchRepository(row.full_name, token, storedState(row), {
+        const fetched = await github.fetchRepository(row.full_name, token, await storedState(db, row), {
           deadline: run.deadline,
         });
         await this.#record(row, run.owner, fetched.snapshot, outcome, fetched.etags);
@@ -340,6 +345,10 @@ export class SyncEngine {
 }
 
 /** What a conditional read compares against: the stored snapshot and GitHub's ETags for it. */
-export function storedState(row: RepositoryRow): { snapshot: RepositorySnapshot; etags: Etags } {
-  return { snapshot: snapshotOfRow(row), etags: parseEtags(row.etags) };
+export async function storedState(
+  db: Kysely<Database>,
+  row: RepositoryRow,
+): Promise<{ snapshot: RepositorySnapshot; etags: Etags }> {
+  const commits = await queries.findStoredCommits(db, row.id);
+  return { snapshot: snapshotOfRow(row, commits), etags: parseEtags(row.etags) };
 }

@@ -17,6 +17,7 @@ import { badRequest, notFound } from '../../lib/app-error.ts';
 import { type Clock, nowMs, parseTime } from '../../lib/clock.ts';
 import { resolveVisible, type Viewer } from '../../repository/access-policy.ts';
 import * as queries from '../../repository/repository.queries.ts';
+import { parseCommits } from '../../repository/repository-presenter.ts';
 import type { CatalogueQueryService } from '../catalogue-query/catalogue-query.service.ts';
 import type { MeService } from '../me/me.service.ts';
 import type { GitHubDataWriter } from './github-data-writer.service.ts';
@@ -92,7 +93,7 @@ export class RepositorySyncService {
     const token = row.private === 1 ? personal : github.tokenFor(personal);
     let fetched: { snapshot: RepositorySnapshot; etags: Etags };
     try {
-      fetched = await github.fetchRepository(row.full_name, token, storedState(row));
+      fetched = await github.fetchRepository(row.full_name, token, await storedState(db, row));
     } catch (error) {
       if (error instanceof PaceWait) {
         await queries.scheduleAt(db, row.id, error.eta);
@@ -183,7 +184,7 @@ export class RepositorySyncService {
   async commits(viewer: Viewer, fullName: string, limit: number): Promise<Commit[]> {
     const { db, github, me, clock } = this.#deps;
     const row = await resolveVisible(db, viewer, fullName);
-    const stored = JSON.parse(row.recent_commits) as Commit[];
+    const stored = parseCommits(await queries.findStoredCommits(db, row.id));
     const age = row.last_synced
       ? nowMs(clock) - parseTime(row.last_synced).getTime()
       : Number.POSITIVE_INFINITY;

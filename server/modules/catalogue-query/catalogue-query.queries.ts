@@ -14,7 +14,7 @@ import type { Database, RepositoryListRow } from '../../db/schema.ts';
 import { CURSOR_ID_MAX, decodeCursor, encodeCursor, invalidCursor } from '../../lib/cursor.ts';
 import { hasProvenAccess, type Viewer, visibleTo } from '../../repository/access-policy.ts';
 import { labelKey } from '../../repository/repository-labels.ts';
-import { normalizeCounts, withCounts } from './repository-list.queries.ts';
+import { listColumns, withPageCounts } from './repository-list.queries.ts';
 
 /**
  * The catalogue's search, filters, sort and keyset paging as Kysely queries that run alike on
@@ -288,7 +288,9 @@ export function decodePageCursor(cursor: string, filters: NormalizedFilters, sor
   return { phase: 'values', key: k, id: body.i };
 }
 
-type ListRow = RepositoryListRow & { sort_key: string | number | null };
+type ListRow = Omit<RepositoryListRow, 'comment_count' | 'version_count'> & {
+  sort_key: string | number | null;
+};
 
 /**
  * The rows with a sort key, after `position`, in order: the first part of every sort. Built
@@ -306,7 +308,7 @@ export function valuesPageQuery(
   const spec = SORTS[sort.sort];
   const key = sql.raw(spec.expression);
   const compare = sql.raw(sort.order === 'asc' ? '>' : '<');
-  let query = applyFilters(db, withCounts(db), filters, viewer, idSetUse).select(
+  let query = applyFilters(db, listColumns(db), filters, viewer, idSetUse).select(
     sql<string | number | null>`${key}`.as('sort_key'),
   );
   if (spec.nullable) query = query.where(sql<SqlBool>`${key} is not null`);
@@ -327,7 +329,7 @@ export function nullsPageQuery(
   idSetUse: IdSetUse = 'set',
 ) {
   const key = sql.raw(SORTS[sort.sort].expression);
-  let query = applyFilters(db, withCounts(db), filters, viewer, idSetUse)
+  let query = applyFilters(db, listColumns(db), filters, viewer, idSetUse)
     .select(sql<null>`null`.as('sort_key'))
     .where(sql<SqlBool>`${key} is null`);
   if (after !== null) query = query.where('repositories.id', sort.order === 'asc' ? '>' : '<', after);
@@ -364,12 +366,12 @@ export async function fetchPage(
       const page = found.slice(0, limit);
       const last = page[page.length - 1] as ListRow;
       return {
-        rows: page.map(normalizeCounts),
+        rows: await withPageCounts(db, page),
         next: { phase: 'values', key: last.sort_key as string | number, id: last.id },
       };
     }
     rows.push(...found);
-    if (!nullable) return { rows: rows.map(normalizeCounts), next: null };
+    if (!nullable) return { rows: await withPageCounts(db, rows), next: null };
   }
 
   // The values ran out on this page: fill it from the rows without a key.
@@ -388,7 +390,7 @@ export async function fetchPage(
   rows.push(...page);
   const next: Position | null =
     found.length > remaining ? { phase: 'nulls', id: page.at(-1)?.id ?? after } : null;
-  return { rows: rows.map(normalizeCounts), next };
+  return { rows: await withPageCounts(db, rows), next };
 }
 
 /** How many visible repositories match the filters. */

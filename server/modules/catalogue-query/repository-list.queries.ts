@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database, RepositoryDetailRow, RepositoryListRow } from '../../db/schema.ts';
 import { type Viewer, visibleTo } from '../../repository/access-policy.ts';
 import { findStoredCommits } from '../../repository/repository.queries.ts';
@@ -37,22 +37,67 @@ const LIST_COLUMNS = [
   'repositories.stars_30d',
 ] as const;
 
-export function withCounts(db: Db) {
-  return db
-    .selectFrom('repositories')
-    .select(LIST_COLUMNS)
-    .select((eb) => [
-      eb
-        .selectFrom('comments')
-        .select(eb.fn.countAll<number>().as('count'))
-        .whereRef('comments.repository_id', '=', 'repositories.id')
-        .as('comment_count'),
+/** The list's columns of `repositories`, without the counts (`countsOf` adds them to a page). */
+export function listColumns(db: Db) {
+  return db.selectFrom('repositories').select(LIST_COLUMNS);
+}
+
+/**
+ * The comment and version counts of a page's rows, in one query of both tables by the page's
+ * ids, written on the rows. A page of 2,000 (an export's batch) spent about 6 ms on PostgreSQL
+ * and 4 ms on SQLite in two correlated counts a row (docs/decisions.md, "CSV export").
+ */
+export async function withPageCounts<T extends { id: number }>(
+  db: Db,
+  rows: T[],
+): Promise<(T & { comment_count: number; version_count: number })[]> {
+  const counted = rows as (T & { comment_count: number; version_count: number })[];
+  for (const row of counted) {
+    row.comment_count = 0;
+    row.version_count = 0;
+  }
+  if (rows.length === 0) return counted;
+  const ids = rows.map((row) => row.id);
+  const counts = await db
+    .selectFrom('comments')
+    .select((eb) => ['repository_id', sql.lit(0).as('kind'), eb.fn.countAll<number | string>().as('count')])
+    .where('repository_id', 'in', ids)
+    .groupBy('repository_id')
+    .unionAll((eb) =>
       eb
         .selectFrom('versions')
-        .select(eb.fn.countAll<number>().as('count'))
-        .whereRef('versions.repository_id', '=', 'repositories.id')
-        .as('version_count'),
-    ]);
+        .select((inner) => [
+          'repository_id',
+          sql.lit(1).as('kind'),
+          inner.fn.countAll<number | string>().as('count'),
+        ])
+        .where('repository_id', 'in', ids)
+        .groupBy('repository_id'),
+    )
+    .execute();
+  const byId = new Map(counted.map((row) => [row.id, row]));
+  for (const { repository_id, kind, count } of counts) {
+    const row = byId.get(repository_id);
+    if (!row) continue;
+    if (Number(kind) === 0) row.comment_count = Number(count);
+    else row.version_count = Number(count);
+  }
+  return counted;
+}
+
+export function withCounts(db: Db) {
+  return listColumns(db).select((eb) => [
+    eb
+      .selectFrom('comments')
+      .select(eb.fn.countAll<number>().as('count'))
+      .whereRef('comments.repository_id', '=', 'repositories.id')
+      .as('comment_count'),
+    eb
+      .selectFrom('versions')
+      .select(eb.fn.countAll<number>().as('count'))
+      .whereRef('versions.repository_id', '=', 'repositories.id')
+      .as('version_count'),
+  ]);
 }
 
 /** Every repository the viewer may see, as lists show them. */

@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { repositorySchema, repositorySummarySchema } from '#shared/schemas/repositories.ts';
 import {
@@ -137,6 +138,36 @@ describe('reading', () => {
     const row = rows.find((candidate: { id: string }) => candidate.id === 'tensorflow/tensorflow');
     expect(repositorySummarySchema.strict().parse(row)).toMatchObject({ comment_count: 0, version_count: 0 });
     expect(row).not.toHaveProperty('comments');
+  });
+
+  it('each row of a page, and of the export, counts its own comments and versions', async () => {
+    for (const id of ['sveltejs/svelte', 'vercel/next.js'])
+      expect((await call(alice, 'POST', '/repositories/', { id, tags: 'counted' })).statusCode).toBe(201);
+    for (const comment of ['one', 'two', 'three'])
+      await call(alice, 'POST', repoPath('sveltejs/svelte', '/comments'), { comment });
+    await call(alice, 'POST', repoPath('vercel/next.js', '/comments'), { comment: 'only' });
+    for (const version_number of ['v1', 'v2'])
+      await call(alice, 'POST', repoPath('vercel/next.js', '/versions'), { version_number });
+    const page = await call(bob, 'GET', '/repositories/?tags=counted&limit=2');
+    const counts = Object.fromEntries(
+      page
+        .json()
+        .repositories.map((row: { id: string; comment_count: number; version_count: number }) => [
+          row.id,
+          [row.comment_count, row.version_count],
+        ]),
+    );
+    expect(counts).toMatchObject({ 'sveltejs/svelte': [3, 0], 'vercel/next.js': [1, 2] });
+    const records: Record<string, string>[] = parse(
+      (await call(bob, 'GET', '/repositories/export?tags=counted')).body,
+      {
+        columns: true,
+      },
+    );
+    const cells = Object.fromEntries(
+      records.map((record) => [record.id, [record.comments, record.versions]]),
+    );
+    expect(cells).toEqual({ 'sveltejs/svelte': ['3', '0'], 'vercel/next.js': ['1', '2'] });
   });
 
   it('GET /repositories/{id} and check/{id} answer with and without a trailing slash', async () => {

@@ -425,5 +425,39 @@ export type RepositoryListRow = Omit<RepositoryRow, 'etags'> & {
   comment_count: number;
   version_count: number;
 };
+/**
+ * A repository as the CSV export reads it: the list row's columns its records write, and the id
+ * its batches page by (docs/decisions.md, "CSV export").
+ */
+export type RepositoryExportRow = Pick<
+  RepositoryListRow,
+  | 'id'
+  | 'full_name'
+  | 'name'
+  | 'description'
+  | 'url'
+  | 'language'
+  | 'license'
+  | 'topics'
+  | 'tags'
+  | 'notes'
+  | 'stars'
+  | 'forks'
+  | 'issues'
+  | 'commits'
+  | 'contributors'
+  | 'contributors_capped'
+  | 'contributors_pending'
+  | 'stars_7d'
+  | 'stars_30d'
+  | 'last_commit'
+  | 'last_synced'
+  | 'archived'
+  | 'private'
+  | 'gone'
+  | 'created_at'
+  | 'comment_count'
+  | 'version_count'
+>;
 /** The detail screen's row: a list row with its stored recent commits (JSON, `[]` when none). */
 export type RepositoryDetailRow = RepositoryListRow & { recent_commits: string };

@@ -10,11 +10,11 @@ import {
   defaultCatalogueOrder,
 } from '#shared/schemas/catalogue.ts';
 import { isPostgres } from '../../db/migration-helpers.ts';
-import type { Database, RepositoryListRow } from '../../db/schema.ts';
+import type { Database, RepositoryExportRow, RepositoryListRow } from '../../db/schema.ts';
 import { CURSOR_ID_MAX, decodeCursor, encodeCursor, invalidCursor } from '../../lib/cursor.ts';
 import { hasProvenAccess, type Viewer, visibleTo } from '../../repository/access-policy.ts';
 import { labelKey } from '../../repository/repository-labels.ts';
-import { listColumns, withPageCounts } from './repository-list.queries.ts';
+import { listColumns, type RowColumns, withPageCounts } from './repository-list.queries.ts';
 
 /**
  * The catalogue's search, filters, sort and keyset paging as Kysely queries that run alike on
@@ -304,11 +304,12 @@ export function valuesPageQuery(
   limit: number,
   position: { key: string | number; id: number } | null,
   idSetUse: IdSetUse = 'set',
+  columns: RowColumns = 'list',
 ) {
   const spec = SORTS[sort.sort];
   const key = sql.raw(spec.expression);
   const compare = sql.raw(sort.order === 'asc' ? '>' : '<');
-  let query = applyFilters(db, listColumns(db), filters, viewer, idSetUse).select(
+  let query = applyFilters(db, listColumns(db, columns), filters, viewer, idSetUse).select(
     sql<string | number | null>`${key}`.as('sort_key'),
   );
   if (spec.nullable) query = query.where(sql<SqlBool>`${key} is not null`);
@@ -327,9 +328,10 @@ export function nullsPageQuery(
   limit: number,
   after: number | null,
   idSetUse: IdSetUse = 'set',
+  columns: RowColumns = 'list',
 ) {
   const key = sql.raw(SORTS[sort.sort].expression);
-  let query = applyFilters(db, listColumns(db), filters, viewer, idSetUse)
+  let query = applyFilters(db, listColumns(db, columns), filters, viewer, idSetUse)
     .select(sql<null>`null`.as('sort_key'))
     .where(sql<SqlBool>`${key} is null`);
   if (after !== null) query = query.where('repositories.id', sort.order === 'asc' ? '>' : '<', after);
@@ -348,7 +350,29 @@ export async function fetchPage(
   sort: SortChoice,
   limit: number,
   position: Position | null,
+  idSetUse?: IdSetUse,
+  columns?: 'list',
+): Promise<{ rows: RepositoryListRow[]; next: Position | null }>;
+/** The export's batches: only the columns its records write. */
+export async function fetchPage(
+  db: Db,
+  viewer: Viewer,
+  filters: NormalizedFilters,
+  sort: SortChoice,
+  limit: number,
+  position: Position | null,
+  idSetUse: IdSetUse,
+  columns: 'export',
+): Promise<{ rows: RepositoryExportRow[]; next: Position | null }>;
+export async function fetchPage(
+  db: Db,
+  viewer: Viewer,
+  filters: NormalizedFilters,
+  sort: SortChoice,
+  limit: number,
+  position: Position | null,
   idSetUse: IdSetUse = 'set',
+  columns: RowColumns = 'list',
 ): Promise<{ rows: RepositoryListRow[]; next: Position | null }> {
   const nullable = SORTS[sort.sort].nullable;
   const rows: ListRow[] = [];
@@ -361,6 +385,7 @@ export async function fetchPage(
       limit + 1,
       position,
       idSetUse,
+      columns,
     ).execute()) as ListRow[];
     if (found.length > limit) {
       const page = found.slice(0, limit);
@@ -385,6 +410,7 @@ export async function fetchPage(
     remaining + 1,
     after,
     idSetUse,
+    columns,
   ).execute()) as ListRow[];
   const page = found.slice(0, remaining);
   rows.push(...page);

@@ -16,7 +16,7 @@ import {
 import type { Repository, RepositorySummary } from '#shared/schemas/repositories.ts';
 import { STAR_BUCKETS } from '#shared/stats.ts';
 import { isPostgres } from '../../db/migration-helpers.ts';
-import type { Database, RepositoryListRow } from '../../db/schema.ts';
+import type { Database, RepositoryExportRow, RepositoryListRow } from '../../db/schema.ts';
 import { notFound } from '../../lib/app-error.ts';
 import { addMs, type Clock, dateAtMs } from '../../lib/clock.ts';
 import {
@@ -167,13 +167,13 @@ export class CatalogueQueryService {
    * (PostgreSQL's own process) reads it while this one is written out; no more than that one
    * batch is read ahead of the consumer, and returning early (a client gone) stops the reads.
    */
-  async *exportBatches(viewer: Viewer, query: CatalogueExportQuery): AsyncGenerator<RepositoryListRow[]> {
+  async *exportBatches(viewer: Viewer, query: CatalogueExportQuery): AsyncGenerator<RepositoryExportRow[]> {
     const filters = normalizeFilters(query);
     const sort = resolveSort(query);
     const use = idSetUseFor(filters, await countMatching(this.#db, viewer, filters));
-    type Page = { rows: RepositoryListRow[]; next: Position | null };
+    type Page = { rows: RepositoryExportRow[]; next: Position | null };
     const read = (position: Position | null): Promise<Page> => {
-      const page = fetchPage(this.#db, viewer, filters, sort, this.#exportBatchSize, position, use);
+      const page = fetchPage(this.#db, viewer, filters, sort, this.#exportBatchSize, position, use, 'export');
       // Handled when awaited below; until then (or if the consumer stops first), a failed read
       // must not count as an unhandled rejection.
       page.catch(() => {});

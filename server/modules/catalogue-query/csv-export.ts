@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { RepositoryListRow } from '../../db/schema.ts';
+import type { RepositoryExportRow } from '../../db/schema.ts';
 
 /**
  * The columns a user expects in a spreadsheet, in reading order. Each row is written straight
@@ -128,7 +128,7 @@ class RecordWriter {
   }
 
   /** One repository's record, its cells as `presentSummary` shows them. */
-  row(r: RepositoryListRow) {
+  row(r: RepositoryExportRow) {
     const license = r.license || 'No License';
     // UTF-8 takes at most 3 bytes per UTF-16 unit, doubled quotes and the escape at most twice
     // as many units; numbers, flags and separators fit in the rest.
@@ -218,7 +218,7 @@ export function csvRecord(cells: readonly (string | number)[]): string {
 }
 
 /** One repository's record as text (what the export writes for it). */
-export function csvRow(row: RepositoryListRow): string {
+export function csvRow(row: RepositoryExportRow): string {
   const writer = new RecordWriter(1024);
   writer.row(row);
   return writer.take().toString('utf8');
@@ -234,7 +234,7 @@ export function csvRow(row: RepositoryListRow): string {
  * down.
  */
 export function streamCsv(
-  batches: Iterable<readonly RepositoryListRow[]> | AsyncIterable<readonly RepositoryListRow[]>,
+  batches: Iterable<readonly RepositoryExportRow[]> | AsyncIterable<readonly RepositoryExportRow[]>,
   report?: (rows: number, complete: boolean) => void,
 ): Readable {
   return Readable.from(

@@ -37,9 +37,50 @@ const LIST_COLUMNS = [
   'repositories.stars_30d',
 ] as const;
 
-/** The list's columns of `repositories`, without the counts (`countsOf` adds them to a page). */
-export function listColumns(db: Db) {
-  return db.selectFrom('repositories').select(LIST_COLUMNS);
+/**
+ * What the CSV export reads: the columns its records write (`RepositoryExportRow`), no more:
+ * 25 of the list's 29, less for the driver to parse on every one of 100,000 rows (PostgreSQL,
+ * 100,000 rows in batches of 2,000: 1.01–1.25 s against 1.30–1.49 s with the list's columns).
+ */
+const EXPORT_COLUMNS = [
+  'repositories.id',
+  'repositories.full_name',
+  'repositories.name',
+  'repositories.description',
+  'repositories.url',
+  'repositories.language',
+  'repositories.license',
+  'repositories.topics',
+  'repositories.tags',
+  'repositories.notes',
+  'repositories.stars',
+  'repositories.forks',
+  'repositories.issues',
+  'repositories.commits',
+  'repositories.contributors',
+  'repositories.contributors_capped',
+  'repositories.contributors_pending',
+  'repositories.stars_7d',
+  'repositories.stars_30d',
+  'repositories.last_commit',
+  'repositories.last_synced',
+  'repositories.archived',
+  'repositories.private',
+  'repositories.gone',
+  'repositories.created_at',
+] as const;
+
+export type RowColumns = 'list' | 'export';
+
+/**
+ * The list's columns of `repositories` (or the export's), without the counts (`withPageCounts`
+ * adds them to a page). Typed as the list's: the export's rows are read as `RepositoryExportRow`.
+ */
+export function listColumns(db: Db, columns: RowColumns = 'list') {
+  const selected = db.selectFrom('repositories').select(LIST_COLUMNS);
+  return columns === 'list'
+    ? selected
+    : (db.selectFrom('repositories').select(EXPORT_COLUMNS) as unknown as typeof selected);
 }
 
 /**

@@ -288,6 +288,8 @@ export function decodePageCursor(cursor: string, filters: NormalizedFilters, sor
   return { phase: 'values', key: k, id: body.i };
 }
 
+/** What a page holds: the list's rows, or the export's. */
+type RowOf<C extends RowColumns> = C extends 'export' ? RepositoryExportRow : RepositoryListRow;
 type ListRow = Omit<RepositoryListRow, 'comment_count' | 'version_count'> & {
   sort_key: string | number | null;
 };
@@ -343,28 +345,7 @@ export function nullsPageQuery(
  * (null on the last page). Each part fetches one row more than it needs, to know whether more
  * follow without another query.
  */
-export async function fetchPage(
-  db: Db,
-  viewer: Viewer,
-  filters: NormalizedFilters,
-  sort: SortChoice,
-  limit: number,
-  position: Position | null,
-  idSetUse?: IdSetUse,
-  columns?: 'list',
-): Promise<{ rows: RepositoryListRow[]; next: Position | null }>;
-/** The export's batches: only the columns its records write. */
-export async function fetchPage(
-  db: Db,
-  viewer: Viewer,
-  filters: NormalizedFilters,
-  sort: SortChoice,
-  limit: number,
-  position: Position | null,
-  idSetUse: IdSetUse,
-  columns: 'export',
-): Promise<{ rows: RepositoryExportRow[]; next: Position | null }>;
-export async function fetchPage(
+export async function fetchPage<C extends RowColumns = 'list'>(
   db: Db,
   viewer: Viewer,
   filters: NormalizedFilters,
@@ -372,8 +353,9 @@ export async function fetchPage(
   limit: number,
   position: Position | null,
   idSetUse: IdSetUse = 'set',
-  columns: RowColumns = 'list',
-): Promise<{ rows: RepositoryListRow[]; next: Position | null }> {
+  columns: C = 'list' as C,
+): Promise<{ rows: RowOf<C>[]; next: Position | null }> {
+  type Page = { rows: RowOf<C>[]; next: Position | null };
   const nullable = SORTS[sort.sort].nullable;
   const rows: ListRow[] = [];
   if (!position || position.phase === 'values') {
@@ -393,10 +375,10 @@ export async function fetchPage(
       return {
         rows: await withPageCounts(db, page),
         next: { phase: 'values', key: last.sort_key as string | number, id: last.id },
-      };
+      } as Page;
     }
     rows.push(...found);
-    if (!nullable) return { rows: await withPageCounts(db, rows), next: null };
+    if (!nullable) return { rows: await withPageCounts(db, rows), next: null } as Page;
   }
 
   // The values ran out on this page: fill it from the rows without a key.
@@ -416,7 +398,7 @@ export async function fetchPage(
   rows.push(...page);
   const next: Position | null =
     found.length > remaining ? { phase: 'nulls', id: page.at(-1)?.id ?? after } : null;
-  return { rows: await withPageCounts(db, rows), next };
+  return { rows: await withPageCounts(db, rows), next } as Page;
 }
 
 /** How many visible repositories match the filters. */

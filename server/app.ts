@@ -27,6 +27,7 @@ import { meRoutes } from './modules/me/me.routes.ts';
 import { createMailer, type Mailer } from './modules/messages/mail-transport.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
 import { releasesRoutes } from './modules/releases/releases.routes.ts';
+import { repositoryHealthRoutes } from './modules/repository-health/repository-health.routes.ts';
 import { syncRoutes } from './modules/sync/sync.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { versionsRoutes } from './modules/versions/versions.routes.ts';
@@ -80,6 +81,7 @@ const MODULE_ROUTES = [
   discussionRoutes,
   releasesRoutes,
   historyRoutes,
+  repositoryHealthRoutes,
   activityRoutes,
   notificationRoutes,
   viewsRoutes,

@@ -34,6 +34,8 @@ import { NotificationDeliveryService } from './modules/notifications/notificatio
 import { NotificationSettingsService } from './modules/notifications/notification-settings.service.ts';
 import { notificationJobs } from './modules/notifications/notifications.jobs.ts';
 import { ReleasesService } from './modules/releases/releases.service.ts';
+import { healthJobs } from './modules/repository-health/repository-health.jobs.ts';
+import { RepositoryHealthService } from './modules/repository-health/repository-health.service.ts';
 import { GitHubDataWriter } from './modules/sync/github-data-writer.service.ts';
 import { syncJobs } from './modules/sync/sync.jobs.ts';
 import { RepositorySyncService } from './modules/sync/sync.service.ts';
@@ -182,15 +184,19 @@ export function buildServices(deps: ServiceDeps) {
     log: log.child({ component: 'history' }),
   });
 
+  const health = new RepositoryHealthService({ db, github, me, clock });
+
   // ---- who listens to catalogue changes (docs/architecture.md#catalogue-changes) -----------
   // Inside the change's transaction, in this order:
   changes.on('repository.added', (change, trx) => writer.countWhenPending(change, trx));
   changes.on('repository.added', (change, trx) => history.recordDay(change, trx));
   changes.on('repository.added', (change, trx) => releases.added(change, trx));
   changes.on('repository.added', (change, trx) => activityRecorder.added(change, trx));
+  changes.on('repository.added', (change, trx) => health.added(change, trx));
   changes.on('repository.synced', (change, trx) => history.recordDay(change, trx));
   changes.on('repository.synced', (change, trx) => releases.synced(change, trx));
   changes.on('repository.synced', (change, trx) => activityRecorder.synced(change, trx));
+  changes.on('repository.synced', (change, trx) => health.synced(change, trx));
   // After the commit:
   changes.afterCommit('repository.added', () => history.added());
 
@@ -246,6 +252,12 @@ export function buildServices(deps: ServiceDeps) {
       schedule: config.syncSchedule,
       log: log.child({ component: 'history' }),
     }),
+    ...healthJobs({
+      health,
+      clock,
+      schedule: config.syncSchedule,
+      log: log.child({ component: 'health' }),
+    }),
     ...catalogueJobs({ catalogue, clock }),
     ...backupJobs({ backups, schedule: config.backupSchedule, log: log.child({ component: 'backups' }) }),
   );
@@ -266,6 +278,7 @@ export function buildServices(deps: ServiceDeps) {
     sync,
     releases,
     history,
+    health,
     discussion,
     versions,
     notificationSettings,

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { EventType } from '#shared/schemas/activity.ts';
+import type { HealthGrade } from '#shared/schemas/health.ts';
 
 /**
  * Table types for Kysely. Timestamps are ISO-8601 UTC strings on both dialects so that rows
@@ -152,6 +153,26 @@ export interface RepositorySyncStateTable {
 export interface RepositoryCommitsTable {
   repository_id: number;
   commits: string;
+}
+
+/** A repository's health: inputs, signals and score of one formula version, the override. */
+export interface RepositoryHealthTable {
+  repository_id: number;
+  score: number | null;
+  grade: HealthGrade;
+  formula_version: number;
+  /** JSON: the formula's inputs, each a raw value and when it was measured. */
+  inputs: string;
+  /** JSON: the scored signals, as `GET /repositories/{id}/health` shows them. */
+  signals: string;
+  computed_at: string;
+  /** When GitHub's health query last answered for it (null: never; only stored data used). */
+  github_read_at: string | null;
+  due_at: string;
+  failures: ColumnType<number, number | undefined, number>;
+  override_reason: string | null;
+  override_by: number | null;
+  override_at: string | null;
 }
 
 export interface RepositoryAliasesTable {
@@ -383,6 +404,7 @@ export interface RepositoryTrashTable {
 export interface Database {
   repositories: RepositoriesTable;
   repository_commits: RepositoryCommitsTable;
+  repository_health: RepositoryHealthTable;
   repository_aliases: RepositoryAliasesTable;
   repository_totals: RepositoryTotalsTable;
   repository_access: RepositoryAccessTable;

@@ -2,14 +2,22 @@ import type { Redis } from 'ioredis';
 import type { AppConfig } from '../config.ts';
 import { addMs, type Clock } from '../lib/clock.ts';
 import { MAX_ANSWER_BYTES } from './bounded-fetch.ts';
+import type { GitHubError } from './github-error.ts';
 import { GraphqlBatchSizes } from './graphql-batch-size.ts';
+import { fetchHealthWithGraphql, type GitHubHealth } from './health-query.ts';
 import type { GitHubPacer, PaceKind } from './pacer.ts';
 import { SharedQuota } from './quota.ts';
 import { QuotaBook } from './quota-book.ts';
 import { RestCaller } from './rest-call.ts';
 import { RestClient } from './rest-client.ts';
 import { readStarHistory, type StarHistoryOptions, type StarHistoryRead } from './star-history-client.ts';
-import { DEFAULT_PACE, GitHubTransport, type InteractiveActivity, type PaceSettings } from './transport.ts';
+import {
+  DEFAULT_PACE,
+  GitHubTransport,
+  type InteractiveActivity,
+  type PaceOption,
+  type PaceSettings,
+} from './transport.ts';
 
 export type { ContributorCount, Etags } from './rest-client.ts';
 export { FULL_FETCH_COST } from './rest-client.ts';
@@ -168,6 +176,16 @@ export class GitHubClient {
   /** GitHub's star history, page by page, with a token only (`star-history-client.ts`). */
   starHistory(fullName: string, token: string, options?: StarHistoryOptions): Promise<StarHistoryRead> {
     return readStarHistory(this.#rest, fullName, token, options);
+  }
+
+  /** What the health signals need, by GraphQL, ≤ 25 repositories a query (`health-query.ts`). */
+  fetchHealth(
+    token: string,
+    fullNames: string[],
+    since: Date,
+    pace?: PaceOption,
+  ): Promise<Map<string, GitHubHealth | GitHubError>> {
+    return fetchHealthWithGraphql(this, token, fullNames, since, pace);
   }
 
   /** Repositories the token's next GraphQL query carries (the batch sizes learnt so far). */

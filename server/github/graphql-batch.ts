@@ -7,7 +7,7 @@ import { GitHubError, MESSAGES, rateLimitMessage } from './github-error.ts';
 import { GRAPHQL_BATCH_START, type GraphqlBatchSizes } from './graphql-batch-size.ts';
 import { PaceWait } from './pacer.ts';
 import { QuotaBook } from './quota-book.ts';
-import { type GraphqlRepository, mapGraphqlRepository } from './repository-mapper.ts';
+import { mapGraphqlRepository } from './repository-mapper.ts';
 import { RELEASES_READ, type RepositorySnapshot } from './repository-snapshot.ts';
 import type { PaceOption } from './transport.ts';
 
@@ -143,8 +143,13 @@ export async function fetchRepositoriesWithGraphql(
     const chunk = pending.slice(0, sizes.sizeFor(key));
     try {
       const answers = await sizes.oneAtATime(key, () =>
-        queryChunk(client, token, chunk, pace, followTags, options.shape ?? 'full', (ms) =>
-          sizes.answered(key, chunk.length, ms),
+        queryAliased(
+          client,
+          token,
+          chunk,
+          pace,
+          { query: buildBatchQuery(chunk, followTags, options.shape ?? 'full'), map: mapGraphqlRepository },
+          (ms) => sizes.answered(key, chunk.length, ms),
         ),
       );
       for (const [fullName, answer] of answers) results.set(fullName, answer);
@@ -182,30 +187,41 @@ export async function fetchRepositoriesWithGraphql(
 }
 
 /** The request's deadline passed before GitHub's answer (headers or body) was in. */
-function isTimeout(error: unknown): boolean {
+export function isTimeout(error: unknown): boolean {
   return (
     error instanceof TransportFailure && error.cause instanceof Error && error.cause.name === 'TimeoutError'
   );
 }
 
-async function queryChunk(
+/** An aliased query (`r0`…`rN`, one per name in order) and how one alias's answer is read. */
+export interface AliasedQuery<N, T> {
+  query: string;
+  variables?: Record<string, unknown>;
+  map: (node: N) => T;
+}
+
+/**
+ * One aliased query for `chunk`: each name's answer mapped, or the error that explains it
+ * (not found, unreachable); throws for what concerns the whole query (quota, pace, transport).
+ */
+export async function queryAliased<N, T>(
   client: GraphqlSource,
   token: string,
   chunk: string[],
   pace: PaceOption,
-  followTags: ReadonlySet<string>,
-  shape: BatchShape,
+  aliased: AliasedQuery<N, T>,
   onAnswered: (ms: number) => void,
-): Promise<Map<string, RepositorySnapshot | GitHubError>> {
+): Promise<Map<string, T | GitHubError>> {
   const { octokit, url } = client.graphqlClient(token);
-  let data: Record<string, GraphqlRepository | null>;
+  let data: Record<string, N | null>;
   let errors: GraphqlError[] = [];
   try {
     // `url` and `request` are options only in the object form; in the (query, variables) form
     // @octokit/graphql refuses them as variable names.
     // One query at a time per token, its pace and its deadline: the client's Octokit plugins.
-    data = await octokit.graphql<Record<string, GraphqlRepository | null>>({
-      query: buildBatchQuery(chunk, followTags, shape),
+    data = await octokit.graphql<Record<string, N | null>>({
+      ...aliased.variables,
+      query: aliased.query,
       url,
       // No same-size retry of a 502/504: the loop above halves and retries instead.
       request: { paceDeadline: pace.deadline, onAnswered, retries: 0 },
@@ -222,17 +238,17 @@ async function queryChunk(
     }
     // Partial answers: the aliases that resolved are in `data`, the others in `errors`.
     if (!(error instanceof GraphqlResponseError)) throw unwrapPaceWait(error, client.clock);
-    data = (error.data ?? {}) as Record<string, GraphqlRepository | null>;
+    data = (error.data ?? {}) as Record<string, N | null>;
     errors = error.errors as GraphqlError[];
     if (errors.some(isRateLimitError)) {
       throw quotaSpent((error.headers as Record<string, string | undefined>)['x-ratelimit-reset']);
     }
   }
-  const answers = new Map<string, RepositorySnapshot | GitHubError>();
+  const answers = new Map<string, T | GitHubError>();
   chunk.forEach((fullName, index) => {
     const repository = data[`r${index}`];
     if (repository) {
-      answers.set(fullName, mapGraphqlRepository(repository));
+      answers.set(fullName, aliased.map(repository));
       return;
     }
     const error = errors.find((entry) => entry.path?.[0] === `r${index}`);
@@ -258,7 +274,7 @@ function isRateLimitError(error: GraphqlError): boolean {
   return error.type === 'RATE_LIMITED' || error.type === 'RATE_LIMIT' || error.code === 'graphql_rate_limit';
 }
 
-function toBatchError(error: unknown, token: string): GitHubError {
+export function toBatchError(error: unknown, token: string): GitHubError {
   if (error instanceof GitHubError) return error;
   if (error instanceof RequestError) {
     if (error.status === 401) return new GitHubError('bad_credentials', MESSAGES.badCredentials);

@@ -23,6 +23,7 @@ export const BACKUP_TABLES: readonly { name: string; key: readonly string[] }[] 
   { name: 'saved_views', key: ['id'] },
   { name: 'repositories', key: ['id'] },
   { name: 'repository_commits', key: ['repository_id'] },
+  { name: 'repository_health', key: ['repository_id'] },
   { name: 'repository_aliases', key: ['full_name_lower'] },
   { name: 'repository_access', key: ['repository_id', 'user_id'] },
   { name: 'comments', key: ['id'] },

@@ -18,6 +18,7 @@ export const UNDO_DELETE_MS = 30_000;
  */
 export const REPOSITORY_OWNED_TABLES = [
   'repository_commits',
+  'repository_health',
   'repository_aliases',
   'repository_access',
   'comments',

@@ -1,0 +1,82 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, RepositoryHealthTable } from '../../db/schema.ts';
+
+type Db = Kysely<Database>;
+export type HealthRow = Selectable<RepositoryHealthTable>;
+
+export function findHealth(db: Db, repositoryId: number): Promise<HealthRow | undefined> {
+  return db
+    .selectFrom('repository_health')
+    .selectAll()
+    .where('repository_id', '=', repositoryId)
+    .executeTakeFirst();
+}
+
+/** Writes a repository's health (its first assessment or a new one). */
+export async function saveHealth(db: Db, row: Insertable<RepositoryHealthTable>): Promise<void> {
+  const { repository_id: _id, ...changes } = row;
+  await db
+    .insertInto('repository_health')
+    .values(row)
+    .onConflict((oc) => oc.column('repository_id').doUpdateSet(changes))
+    .execute();
+}
+
+export async function updateHealth(
+  db: Db,
+  repositoryId: number,
+  changes: Updateable<RepositoryHealthTable>,
+): Promise<void> {
+  await db.updateTable('repository_health').set(changes).where('repository_id', '=', repositoryId).execute();
+}
+
+/**
+ * Repositories whose health is due (GitHub's health query), oldest due first: never assessed
+ * ones (no row) and those whose `due_at` has come. Gone repositories are left alone.
+ */
+export async function dueForHealth(db: Db, now: string, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('repositories')
+    .leftJoin('repository_health', 'repository_health.repository_id', 'repositories.id')
+    .select('repositories.id')
+    .where('repositories.gone', '=', 0)
+    .where((eb) =>
+      eb.or([eb('repository_health.due_at', 'is', null), eb('repository_health.due_at', '<=', now)]),
+    )
+    .orderBy('repository_health.due_at')
+    .orderBy('repositories.id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Makes a repository's health due now (it changed on GitHub), unless read within `notBefore`. */
+export async function makeDue(db: Db, repositoryId: number, now: string, notBefore: string): Promise<void> {
+  await db
+    .updateTable('repository_health')
+    .set({ due_at: now })
+    .where('repository_id', '=', repositoryId)
+    .where('due_at', '>', now)
+    .where((eb) => eb.or([eb('github_read_at', 'is', null), eb('github_read_at', '<=', notBefore)]))
+    .execute();
+}
+
+/** Publication dates of the repository's latest ≤ 10 stored releases (not tags), newest first. */
+export async function storedReleaseDates(db: Db, repositoryId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('repository_releases')
+    .select('published_at')
+    .where('repository_id', '=', repositoryId)
+    .where('kind', '=', 'release')
+    .where('prerelease', '=', 0)
+    .where('published_at', 'is not', null)
+    .where('deleted_at', 'is', null)
+    .orderBy('published_at', 'desc')
+    .limit(10)
+    .execute();
+  return rows.map((row) => row.published_at as string);
+}
+
+export function usernameOf(db: Db, userId: number): Promise<{ username: string } | undefined> {
+  return db.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirst();
+}

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { healthResponseSchema } from '#shared/schemas/health.ts';
+import { PRIVATE_REPOSITORY } from '../../../test/github-double/index.ts';
+import { signedInUser } from '../../../test/helpers/auth-factory.ts';
+import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
+import { HEALTH_INTERVAL_MS } from './repository-health.service.ts';
+
+/**
+ * Repository health through the API (docs/product.md#repository-health), on both databases:
+ * assessed from stored data on add, GitHub's health query with a token, the override, and
+ * visibility of a private repository's health.
+ */
+
+const OWNER_TOKEN = 'ghp_healthOwnerReadsPrivate01';
+let t: Awaited<ReturnType<typeof createReposTestApp>>;
+type Member = Awaited<ReturnType<typeof signedInUser>>;
+let ada: Member;
+let bob: Member;
+
+beforeAll(async () => {
+  t = await createReposTestApp({ SYNC_SCHEDULE: 'off' }, { preloadGraphqlSchema: true });
+  ada = await signedInUser(t.app);
+  bob = await signedInUser(t.app);
+  t.github.grantPrivateAccess(OWNER_TOKEN);
+  expect((await call(ada, 'PUT', '/auth/me/github-token', { token: OWNER_TOKEN })).statusCode).toBe(200);
+  for (const id of ['facebook/react', PRIVATE_REPOSITORY])
+    expect((await call(ada, 'POST', '/repositories/', { id })).statusCode).toBe(201);
+  // Added by a member without a token, on a server without one: nothing can read its health.
+  expect((await call(bob, 'POST', '/repositories/', { id: 'vuejs/core' })).statusCode).toBe(201);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const call = (who: Member, method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: who.headers, payload });
+
+async function healthOf(who: Member, id: string) {
+  const response = await call(who, 'GET', repoPath(id, '/health'));
+  expect(response.statusCode, response.body).toBe(200);
+  return healthResponseSchema.parse(response.json()).health;
+}
+const signal = (health: Awaited<ReturnType<typeof healthOf>>, key: string) =>
+  health.signals.find((entry) => entry.key === key);
+
+describe('assessed from stored data', () => {
+  it('on add: the row’s signals known, what only the health query gives unknown, due at once', async () => {
+    const health = await healthOf(bob, 'facebook/react');
+    expect(health.formula_version).toBe(1);
+    expect(health.computed_at).not.toBeNull();
+    const license = t.github.getRepository('facebook/react')?.license?.spdxId;
+    expect(license).toBeTruthy();
+    expect(signal(health, 'license')).toMatchObject({ value: license, points: expect.any(Number) });
+    expect(signal(health, 'days_since_last_commit')?.value).toEqual(expect.any(Number));
+    for (const key of ['commits_90d', 'issue_response_days', 'pull_requests_merged_90d', 'security_policy'])
+      expect(signal(health, key), key).toMatchObject({ value: null, points: null });
+    const row = await t.app.db
+      .selectFrom('repository_health')
+      .innerJoin('repositories', 'repositories.id', 'repository_health.repository_id')
+      .select(['repository_health.due_at', 'repository_health.github_read_at'])
+      .where('repositories.full_name', '=', 'facebook/react')
+      .executeTakeFirstOrThrow();
+    expect(row.github_read_at).toBeNull();
+    expect(Date.parse(row.due_at)).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('a run without any token assesses from stored data alone and is due again a week later', async () => {
+    const outcome = await t.app.services.health.refreshDue({ deadline: Date.now() + 30_000 });
+    expect(outcome.storedOnly).toBe(1);
+    const due = await t.app.db
+      .selectFrom('repository_health')
+      .innerJoin('repositories', 'repositories.id', 'repository_health.repository_id')
+      .select('repository_health.due_at')
+      .where('repositories.full_name', '=', 'vuejs/core')
+      .executeTakeFirstOrThrow();
+    expect(Date.parse(due.due_at) - Date.now()).toBeGreaterThan(HEALTH_INTERVAL_MS - 60_000);
+  });
+});
+
+describe('the override', () => {
+  it('needs a reason, shows who set it, counts activity as met, and comes off', async () => {
+    const empty = await call(bob, 'PUT', repoPath('facebook/react', '/health/override'), { reason: '  ' });
+    expect(empty.statusCode).toBe(400);
+    const set = await call(bob, 'PUT', repoPath('facebook/react', '/health/override'), {
+      reason: 'Finished: the API is stable',
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const health = healthResponseSchema.parse(set.json()).health;
+    expect(health.override).toMatchObject({ reason: 'Finished: the API is stable', set_by: bob.username });
+    expect(signal(health, 'days_since_last_commit')).toMatchObject({
+      points: 15,
+      note: 'Counted as met: the team marked this repository finished.',
+    });
+    expect((await healthOf(ada, 'facebook/react')).override?.set_by).toBe(bob.username);
+
+    const cleared = await call(bob, 'DELETE', repoPath('facebook/react', '/health/override'));
+    expect(cleared.statusCode).toBe(200);
+    expect(healthResponseSchema.parse(cleared.json()).health.override).toBeNull();
+  });
+});
+
+describe('visibility', () => {
+  it('a private repository’s health answers only those who may see it', async () => {
+    expect((await healthOf(ada, PRIVATE_REPOSITORY)).grade).toEqual(expect.any(String));
+    for (const [method, payload] of [['GET'], ['PUT', { reason: 'x' }], ['DELETE']] as const) {
+      const response = await call(
+        bob,
+        method,
+        repoPath(PRIVATE_REPOSITORY, method === 'GET' ? '/health' : '/health/override'),
+        payload,
+      );
+      expect(response.statusCode, method).toBe(404);
+    }
+    expect(
+      (await t.app.inject({ method: 'GET', url: repoPath('facebook/react', '/health') })).statusCode,
+    ).toBe(401);
+  });
+});

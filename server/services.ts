@@ -184,7 +184,13 @@ export function buildServices(deps: ServiceDeps) {
     log: log.child({ component: 'history' }),
   });
 
-  const health = new RepositoryHealthService({ db, github, me, clock });
+  const health = new RepositoryHealthService({
+    db,
+    github,
+    me,
+    clock,
+    recordEvents: (trx, events, now) => activityRecorder.record(trx, events, now),
+  });
 
   // ---- who listens to catalogue changes (docs/architecture.md#catalogue-changes) -----------
   // Inside the change's transaction, in this order:

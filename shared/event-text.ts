@@ -54,6 +54,8 @@ export function describeEvent(
     }
     case 'star_milestone':
       return `${subject} passed ${formatMilestone(event.data.milestone)} stars`;
+    case 'health_dropped':
+      return `${subject}’s health fell from ${gradeWords(event.data.from)} to ${gradeWords(event.data.to)}`;
     case 'stale':
       return event.data.last_commit
         ? `${subject} has had no commit for ${formatCount(event.data.days)} days`
@@ -126,4 +128,9 @@ function plural(count: number, word: string): string {
 
 function list(items: readonly string[]): string {
   return items.join(', ');
+}
+
+/** A health grade as a sentence names it. */
+function gradeWords(grade: 'healthy' | 'watch' | 'at_risk'): string {
+  return grade === 'at_risk' ? 'at risk' : grade === 'watch' ? 'watch' : 'healthy';
 }

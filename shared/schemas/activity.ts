@@ -17,6 +17,7 @@ export const EVENT_TYPES = [
   'topics_changed',
   'star_milestone',
   'stale',
+  'health_dropped',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const eventTypeSchema = z.enum(EVENT_TYPES);
@@ -44,6 +45,12 @@ export const eventDataSchemas = {
   topics_changed: z.object({ added: z.array(z.string()), removed: z.array(z.string()) }),
   star_milestone: z.object({ milestone: z.number().int(), stars: z.number().int() }),
   stale: z.object({ last_commit: z.string().nullable(), days: z.number().int() }),
+  /** The health grade fell (docs/health.md): healthy → watch → at_risk. */
+  health_dropped: z.object({
+    from: z.enum(['healthy', 'watch', 'at_risk']),
+    to: z.enum(['healthy', 'watch', 'at_risk']),
+    score: z.number().int().nullable(),
+  }),
 } satisfies Record<EventType, z.ZodType>;
 
 export type EventData<T extends EventType> = z.infer<(typeof eventDataSchemas)[T]>;
@@ -164,6 +171,7 @@ export const activityEventSchema = z
     eventItem('topics_changed'),
     eventItem('star_milestone'),
     eventItem('stale'),
+    eventItem('health_dropped'),
   ])
   .meta({ id: 'ActivityEvent' });
 export type ActivityEvent = z.infer<typeof activityEventSchema>;

@@ -60,6 +60,7 @@ export const EVENT_TYPE_LABELS: Record<(typeof EVENT_TYPES)[number], string> = {
   topics_changed: 'Topics changed',
   star_milestone: 'Star milestone',
   stale: 'Stale',
+  health_dropped: 'Health dropped',
 };
 
 export const CADENCE_LABELS: Record<Cadence, string> = {

@@ -80,6 +80,8 @@ export function describeEvent(event: Pick<NotifiedEvent, 'type' | 'data'>): stri
       return `passed ${compact.format(Number(data.milestone))} stars`;
     case 'stale':
       return `has had no commit for ${data.days} days`;
+    case 'health_dropped':
+      return `fell in health from ${String(data.from).replace('_', ' ')} to ${String(data.to).replace('_', ' ')}${typeof data.score === 'number' ? ` (score ${data.score})` : ''}`;
   }
 }
 

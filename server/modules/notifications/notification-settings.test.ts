@@ -210,6 +210,7 @@ describe('rules API', () => {
         'topics_changed',
         'star_milestone',
         'stale',
+        'health_dropped',
       ],
       cadence: 'weekly',
       enabled: false,

@@ -1,7 +1,14 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { HealthOverrideBody, HealthSignal, RepositoryHealth } from '#shared/schemas/health.ts';
+import type { NewEvent } from '#shared/schemas/activity.ts';
+import type {
+  HealthGrade,
+  HealthOverrideBody,
+  HealthSignal,
+  RepositoryHealth,
+} from '#shared/schemas/health.ts';
 import type { CatalogueChanges } from '../../changes/catalogue-changes.ts';
+import { inTransaction } from '../../db/database.ts';
 import type { Database, RepositoryRow } from '../../db/schema.ts';
 import type { GitHubClient } from '../../github/github-client.ts';
 import { GitHubError } from '../../github/github-error.ts';
@@ -13,7 +20,7 @@ import { resolveVisible, type Viewer } from '../../repository/access-policy.ts';
 import { findRepositoryById, listAccessHolders } from '../../repository/repository.queries.ts';
 import type { MeService } from '../me/me.service.ts';
 import * as queries from './health.queries.ts';
-import { assessHealth, FORMULA_VERSION, type HealthInputs } from './health-formula.ts';
+import { assessHealth, FORMULA_VERSION, GRADE_ORDER, type HealthInputs } from './health-formula.ts';
 import { gatherInputs } from './health-inputs.ts';
 
 export const healthRefreshJob = jobKind('health:refresh', z.object({}));
@@ -31,11 +38,22 @@ const QUERY_COST = 4;
 /** Repositories a run considers at a time. */
 const CANDIDATES = 100;
 
+type RankedGrade = 'healthy' | 'watch' | 'at_risk';
+const isRanked = (grade: HealthGrade): grade is RankedGrade =>
+  (GRADE_ORDER as readonly string[]).includes(grade);
+
+/** Whether a grade fell (healthy → watch → at_risk); archived and unknown are not drops. */
+function dropped(from: HealthGrade, to: HealthGrade): to is RankedGrade {
+  return isRanked(from) && isRanked(to) && GRADE_ORDER.indexOf(to) > GRADE_ORDER.indexOf(from);
+}
+
 export interface RepositoryHealthDeps {
   db: Kysely<Database>;
   github: GitHubClient;
   me: MeService;
   clock: Clock;
+  /** Records activity events in the caller's transaction (the activity module's recorder). */
+  recordEvents: (trx: Kysely<Database>, events: NewEvent[], now: string) => Promise<void>;
 }
 
 export interface HealthRunOutcome {
@@ -201,12 +219,24 @@ export class RepositoryHealthService {
     await this.#assess(db, row, null, { due_at: addMs(clock.now(), wait).toISOString(), failures });
   }
 
-  /** Scores the repository again and stores it, with `changes` to the stored row (due date, override). */
+  /**
+   * Scores the repository again and stores it, with `changes` to the stored row (due date,
+   * override), in one transaction with the `health_dropped` event when its grade fell.
+   */
   async #assess(
     db: Kysely<Database>,
     row: RepositoryRow,
     github: { health: GitHubHealth; at: string } | null,
     changes: Partial<queries.HealthRow> = {},
+  ): Promise<queries.HealthRow> {
+    return inTransaction(db, (trx) => this.#assessIn(trx, row, github, changes));
+  }
+
+  async #assessIn(
+    db: Kysely<Database>,
+    row: RepositoryRow,
+    github: { health: GitHubHealth; at: string } | null,
+    changes: Partial<queries.HealthRow>,
   ): Promise<queries.HealthRow> {
     const now = this.#deps.clock.now();
     const existing = await queries.findHealth(db, row.id);
@@ -232,6 +262,20 @@ export class RepositoryHealthService {
       ...changes,
     };
     await queries.saveHealth(db, stored);
+    const from = existing?.grade;
+    if (from && isRanked(from) && dropped(from, stored.grade)) {
+      await this.#deps.recordEvents(
+        db,
+        [
+          {
+            type: 'health_dropped',
+            repository_id: row.id,
+            data: { from, to: stored.grade, score: stored.score },
+          },
+        ],
+        now.toISOString(),
+      );
+    }
     return stored;
   }
 

@@ -99,6 +99,61 @@ describe('the override', () => {
   });
 });
 
+describe('a falling grade', () => {
+  it('is one health_dropped event in Activity, not repeated while the grade stays', async () => {
+    const { id } = await t.app.db
+      .selectFrom('repositories')
+      .select('id')
+      .where('full_name', '=', 'facebook/react')
+      .executeTakeFirstOrThrow();
+    // What an earlier health query said: nothing happening any more.
+    const at = new Date().toISOString();
+    const quiet = {
+      commits90d: { value: 0, at },
+      issueResponses: { value: [90], at },
+      pullRequestsMerged90d: { value: 0, at },
+      securityPolicy: { value: false, at },
+      releaseDates: { value: [], at },
+      topContributorShare: { value: null, at: null },
+      openAdvisories: { value: null, at: null },
+    };
+    await t.app.db
+      .updateTable('repository_health')
+      .set({ grade: 'healthy', inputs: JSON.stringify(quiet) })
+      .where('repository_id', '=', id)
+      .execute();
+    const events = () =>
+      t.app.db
+        .selectFrom('repository_events')
+        .select(['type', 'data'])
+        .where('repository_id', '=', id)
+        .where('type', '=', 'health_dropped')
+        .execute();
+    // Assessed again (removing an override does that), with a last commit a year and more ago.
+    await t.app.db
+      .updateTable('repositories')
+      .set({ last_commit: '2024-01-01T00:00:00Z' })
+      .where('id', '=', id)
+      .execute();
+    const health = healthResponseSchema.parse(
+      (await call(bob, 'DELETE', repoPath('facebook/react', '/health/override'))).json(),
+    ).health;
+    expect(health.grade).toBe('at_risk');
+    expect(await events()).toEqual([
+      {
+        type: 'health_dropped',
+        data: JSON.stringify({ from: 'healthy', to: 'at_risk', score: health.score }),
+      },
+    ]);
+    await call(bob, 'DELETE', repoPath('facebook/react', '/health/override'));
+    expect(await events()).toHaveLength(1);
+    const feed = (await call(bob, 'GET', '/activity?type=health_dropped')).json();
+    expect(feed.events.map((event: { text?: string; type: string }) => event.type)).toEqual([
+      'health_dropped',
+    ]);
+  });
+});
+
 describe('visibility', () => {
   it('a private repository’s health answers only those who may see it', async () => {
     expect((await healthOf(ada, PRIVATE_REPOSITORY)).grade).toEqual(expect.any(String));

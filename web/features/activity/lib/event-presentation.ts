@@ -5,6 +5,7 @@ import {
   IconCloudOff,
   IconFileDescription,
   IconHash,
+  IconHeartbeat,
   IconLicense,
   IconPlus,
   IconStar,
@@ -28,6 +29,7 @@ export const EVENT_PRESENTATION: Record<EventType, { icon: TablerIcon; color: st
   topics_changed: { icon: IconHash, color: 'lime', label: 'Topics changed' },
   star_milestone: { icon: IconStar, color: 'yellow', label: 'Star milestone' },
   stale: { icon: IconZzz, color: 'gray', label: 'Stale' },
+  health_dropped: { icon: IconHeartbeat, color: 'red', label: 'Health dropped' },
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;

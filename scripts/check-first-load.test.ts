@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { missingMantineStyles } from './check-first-load.ts';
+import { missingMantineStyles, servedBytes } from './check-first-load.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'rt-first-load-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -36,5 +36,23 @@ describe('the Mantine stylesheet check', () => {
 
   it('is satisfied once it is imported, and ignores components the build does not contain', () => {
     expect(world(['Tabs.css'])).toEqual([]);
+  });
+});
+
+describe('the bytes a screen is sent', () => {
+  it("counts each file's precompressed .br, or the file itself where the build wrote none", () => {
+    const dist = mkdtempSync(join(root, 'served-'));
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'assets', 'a.js'), 'x'.repeat(1000));
+    writeFileSync(join(dist, 'assets', 'a.js.br'), 'y'.repeat(40));
+    writeFileSync(join(dist, 'assets', 'a.js.gz'), 'z'.repeat(50));
+    writeFileSync(join(dist, 'assets', 'tiny.js'), 'x'.repeat(9));
+    expect(servedBytes(dist, ['assets/a.js', 'assets/tiny.js'])).toBe(49);
+  });
+
+  it('refuses a build without precompressed files', () => {
+    const dist = mkdtempSync(join(root, 'plain-'));
+    writeFileSync(join(dist, 'a.js'), 'x'.repeat(1000));
+    expect(() => servedBytes(dist, ['a.js'])).toThrow(/no precompressed/);
   });
 });

@@ -12,7 +12,7 @@
  *      printed line when no server answers, except under CI=true, where a stopped local
  *      cluster is started and failure to reach it fails the run
  *   6. the web build, the first screens' size check on it (scripts/check-first-load.ts: the
- *      gzip JS and CSS of the landing, sign-in and list screens against their budgets), and the
+ *      JS and CSS as sent, brotli, of the landing, sign-in and list screens against their budgets), and the
  *      Playwright journeys in Debian's chromium (installed when missing and permitted;
  *      mandatory under CI=true)
  */

@@ -135,6 +135,9 @@ export interface RepositoriesTable {
    */
   stars_7d: ColumnType<number | null, number | null | undefined, number | null>;
   stars_30d: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The health score and grade (`repository_health`), kept here for the list's sort and filter. */
+  health_score: ColumnType<number | null, number | null | undefined, number | null>;
+  health_grade: ColumnType<HealthGrade | null, HealthGrade | null | undefined, HealthGrade | null>;
 }
 
 /** The sync engine's schedule, one row per repository (derived: not backed up). */
@@ -478,6 +481,8 @@ export type RepositoryExportRow = Pick<
   | 'private'
   | 'gone'
   | 'created_at'
+  | 'health_score'
+  | 'health_grade'
   | 'comment_count'
   | 'version_count'
 >;

@@ -28,9 +28,9 @@ import { migrations } from '../db/migrations/index.ts';
 import type { Database } from '../db/schema.ts';
 import { writeBackup } from '../modules/backups/backup-stream.ts';
 import { restoreBackup } from '../modules/backups/restore.ts';
+import { normalizeFilters } from '../modules/catalogue-query/catalogue-filters.ts';
 import {
   matchingIds,
-  normalizeFilters,
   resolveSort,
   valuesPageQuery,
 } from '../modules/catalogue-query/catalogue-query.queries.ts';

@@ -35,6 +35,7 @@ export function presentSummary(row: RepositoryListRow): RepositorySummary {
     comment_count: row.comment_count,
     version_count: row.version_count,
     growth: { stars_7d: row.stars_7d ?? null, stars_30d: row.stars_30d ?? null },
+    health: { score: row.health_score ?? null, grade: row.health_grade ?? 'unknown' },
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { MAX_STARS_NEGATIVE, MIN_GREATER_THAN_MAX, MIN_STARS_NEGATIVE } from '../stats.ts';
+import { HEALTH_GRADES, type HealthGrade } from './health.ts';
 import { repositorySummarySchema } from './repositories.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -27,9 +28,25 @@ export const CATALOGUE_SORTS = [
   'updated_at',
   'growth_7d',
   'growth_30d',
+  'health',
 ] as const;
 export type CatalogueSort = (typeof CATALOGUE_SORTS)[number];
 export type CatalogueOrder = 'asc' | 'desc';
+
+/** `health=at_risk,watch` as grades; null when it names none or one that is not a grade. */
+export function parseHealthGrades(value: string): HealthGrade[] | null {
+  const parts = [
+    ...new Set(
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
+  ];
+  if (parts.length === 0 || !parts.every((part) => (HEALTH_GRADES as readonly string[]).includes(part)))
+    return null;
+  return parts as HealthGrade[];
+}
 
 /** No `sort`: newest commit first (the list's default). */
 export const DEFAULT_CATALOGUE_SORT: CatalogueSort = 'last_commit';
@@ -46,6 +63,7 @@ const DESCENDING_FIRST: ReadonlySet<CatalogueSort> = new Set([
   'commits',
   'growth_7d',
   'growth_30d',
+  'health',
 ]);
 
 export function defaultCatalogueOrder(sort: CatalogueSort): CatalogueOrder {
@@ -117,6 +135,14 @@ export const catalogueFilterShape = {
     .describe(
       'stars gained in the last 30 days at least this (repositories without 30 days of history never match)',
     ),
+  health: z
+    .string()
+    .max(200)
+    .refine((value) => parseHealthGrades(value) !== null, {
+      error: `health takes one or more of ${HEALTH_GRADES.join(', ')}, comma-separated`,
+    })
+    .optional()
+    .describe("health grades, comma-separated ('unknown' includes the repositories not assessed yet)"),
   archived: booleanParam('archived').optional(),
   gone: booleanParam('gone').optional(),
   added_by: z

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { COMMITS_REQUESTED } from '../constants.ts';
 import { normalizeTags, TAGS_MAX_LENGTH, TAGS_TOO_LONG, tagsError } from '../repository-input.ts';
 import { requiredString } from './auth.ts';
+import { HEALTH_GRADES } from './health.ts';
 import { historyStateSchema } from './history.ts';
 import { releaseTrackingSchema, VERSION_SOURCES } from './releases.ts';
 
@@ -59,6 +60,14 @@ export const repositoryGrowthSchema = z
   .meta({ id: 'RepositoryGrowth' });
 export type RepositoryGrowth = z.infer<typeof repositoryGrowthSchema>;
 
+/** The health score and grade (docs/health.md); grade `unknown` and no score before the first assessment. */
+export const repositoryHealthSummarySchema = z
+  .object({
+    score: z.number().int().nullable(),
+    grade: z.enum(HEALTH_GRADES),
+  })
+  .meta({ id: 'RepositoryHealthSummary' });
+
 /** A repository as lists show it: every field but the nested collections. */
 export const repositorySummarySchema = z
   .object({
@@ -90,6 +99,7 @@ export const repositorySummarySchema = z
     comment_count: z.number().int(),
     version_count: z.number().int(),
     growth: repositoryGrowthSchema,
+    health: repositoryHealthSummarySchema,
   })
   .meta({ id: 'RepositorySummary' });
 export type RepositorySummary = z.infer<typeof repositorySummarySchema>;

@@ -286,6 +286,8 @@ function sortKey(row: RepositoryRow, sort: CatalogueSort): string | number | nul
       return row.stars_7d;
     case 'growth_30d':
       return row.stars_30d;
+    case 'health':
+      return row.health_score;
     default:
       return row[sort];
   }

@@ -2,7 +2,10 @@ import type { RepositoryListRow, RepositoryRow } from '../../server/db/schema.ts
 import type { NewRepository } from '../../server/repository/repository.queries.ts';
 
 /** The columns every row written here has: what the database fills by default is left out. */
-type QuietColumns = Omit<RepositoryRow, 'id' | 'contributors_pending' | 'stars_7d' | 'stars_30d'>;
+type QuietColumns = Omit<
+  RepositoryRow,
+  'id' | 'contributors_pending' | 'stars_7d' | 'stars_30d' | 'health_score' | 'health_grade'
+>;
 
 /** A quiet public repository: one star, one commit, one contributor, synced now. */
 function quietRepository(fullName: string, githubId: number): QuietColumns {
@@ -66,6 +69,8 @@ export function buildListRow(
     contributors_pending: 0,
     stars_7d: null,
     stars_30d: null,
+    health_score: null,
+    health_grade: null,
     comment_count: 0,
     version_count: 0,
     ...overrides,

@@ -111,6 +111,8 @@ function sortKey(
       return row.growth.stars_7d;
     case 'growth_30d':
       return row.growth.stars_30d;
+    case 'health':
+      return row.health.score;
     default: {
       const value = row[sort];
       return value ? Date.parse(value) : null;

@@ -75,6 +75,7 @@ export function buildRepositorySummary(
     comment_count: 0,
     version_count: 0,
     growth: { stars_7d: null, stars_30d: null },
+    health: { score: null, grade: 'unknown' },
     ...overrides,
   };
 }

@@ -35,6 +35,7 @@ export function buildSummary(overrides: Partial<RepositorySummary> = {}): Reposi
     comment_count: 0,
     version_count: 0,
     growth: { stars_7d: null, stars_30d: null },
+    health: { score: null, grade: 'unknown' },
     ...overrides,
     name: overrides.name ?? name,
   };

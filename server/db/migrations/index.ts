@@ -19,6 +19,7 @@ import * as repositoryTagKeys from './2026-11-28-0100-repository-tag-keys.ts';
 import * as repositoryTotals from './2026-11-28-0200-repository-totals.ts';
 import * as repositoryCommits from './2026-11-28-0300-repository-commits.ts';
 import * as repositoryHealth from './2026-11-28-0400-repository-health.ts';
+import * as repositoryHealthColumns from './2026-11-28-0500-repository-health-columns.ts';
 
 /**
  * Every migration, listed explicitly so boot needs no directory scan and the bundle-free
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-0200-repository-totals': repositoryTotals,
   '2026-11-28-0300-repository-commits': repositoryCommits,
   '2026-11-28-0400-repository-health': repositoryHealth,
+  '2026-11-28-0500-repository-health-columns': repositoryHealthColumns,
 };

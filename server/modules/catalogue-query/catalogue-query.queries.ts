@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { z } from 'zod';
 import {
-  type CatalogueFilters,
   type CatalogueOrder,
   type CatalogueSort,
   DEFAULT_CATALOGUE_ORDER,
@@ -13,7 +12,7 @@ import { isPostgres } from '../../db/migration-helpers.ts';
 import type { Database, RepositoryExportRow, RepositoryListRow } from '../../db/schema.ts';
 import { CURSOR_ID_MAX, decodeCursor, encodeCursor, invalidCursor } from '../../lib/cursor.ts';
 import { hasProvenAccess, type Viewer, visibleTo } from '../../repository/access-policy.ts';
-import { labelKey } from '../../repository/repository-labels.ts';
+import { hasColumnFilters, hasFilters, type NormalizedFilters } from './catalogue-filters.ts';
 import { listColumns, type RowColumns, withPageCounts } from './repository-list.queries.ts';
 
 /**
@@ -58,79 +57,13 @@ const SORTS: Record<CatalogueSort, SortSpec> = {
   // Kept on the row by the history module (null: not enough history), indexed by 2026-11-26-0100.
   growth_7d: { expression: 'stars_7d', nullable: true, type: 'number' },
   growth_30d: { expression: 'stars_30d', nullable: true, type: 'number' },
+  // Kept on the row with the repository's health (null: not assessed), indexed by 2026-11-28-0500.
+  health: { expression: 'health_score', nullable: true, type: 'number' },
 };
 
 /** The licence as the filter compares it: trimmed, lower-cased, NULL when there is none. */
 const LICENSE_KEY = sql.raw(SORTS.license.expression);
 export const NO_LICENSE_KEY = 'no license';
-
-/** Filters in the form the queries use: keys lower-cased, empty values dropped. */
-export interface NormalizedFilters {
-  /** Lower-cased, trimmed search text; null for none. */
-  needle: string | null;
-  tags: string[];
-  topics: string[];
-  license: string | null;
-  language: string | null;
-  minStars: number | null;
-  maxStars: number | null;
-  minGrowth30d: number | null;
-  archived: boolean | null;
-  gone: boolean | null;
-  addedByMe: boolean;
-}
-
-/** Lower-cases A–Z only, as SQLite's and "C"-collated PostgreSQL's `lower()` do. */
-function asciiLower(value: string): string {
-  return value.replace(/[A-Z]/g, (char) => char.toLowerCase());
-}
-
-function keys(list: string | undefined): string[] {
-  if (!list) return [];
-  return [...new Set(list.split(',').map(labelKey).filter(Boolean))].sort();
-}
-
-export function normalizeFilters(query: CatalogueFilters): NormalizedFilters {
-  const needle = (query.q ?? '').trim().toLowerCase();
-  const license = asciiLower((query.license ?? '').trim());
-  const language = asciiLower((query.language ?? '').trim());
-  return {
-    needle: needle === '' ? null : needle,
-    tags: keys(query.tags),
-    topics: keys(query.topics),
-    license: license === '' ? null : license,
-    language: language === '' ? null : language,
-    minStars: query.min_stars ?? null,
-    maxStars: query.max_stars ?? null,
-    minGrowth30d: query.min_growth_30d ?? null,
-    archived: query.archived ?? null,
-    gone: query.gone ?? null,
-    addedByMe: query.added_by === 'me',
-  };
-}
-
-/** Search text, tags or topics: the filters answered by an id set of derived rows (`idSet`). */
-function hasIdSetFilters(filters: NormalizedFilters): boolean {
-  return filters.needle !== null || filters.tags.length > 0 || filters.topics.length > 0;
-}
-
-/** The filters on the repository's own columns. */
-function hasColumnFilters(filters: NormalizedFilters): boolean {
-  return (
-    filters.license !== null ||
-    filters.language !== null ||
-    filters.minStars !== null ||
-    filters.maxStars !== null ||
-    filters.minGrowth30d !== null ||
-    filters.archived !== null ||
-    filters.gone !== null ||
-    filters.addedByMe
-  );
-}
-
-export function hasFilters(filters: NormalizedFilters): boolean {
-  return hasIdSetFilters(filters) || hasColumnFilters(filters);
-}
 
 /** FTS5's trigram index answers phrases of three or more characters; shorter ones scan. */
 const TRIGRAM = 3;
@@ -224,6 +157,15 @@ export function applyFilters<O>(
   if (filters.maxStars !== null) result = result.where('repositories.stars', '<=', filters.maxStars);
   if (filters.minGrowth30d !== null)
     result = result.where('repositories.stars_30d', '>=', filters.minGrowth30d);
+  const grades = filters.healthGrades;
+  if (grades !== null) {
+    result = result.where((eb) =>
+      eb.or([
+        eb('repositories.health_grade', 'in', grades),
+        ...(grades.includes('unknown') ? [eb('repositories.health_grade', 'is', null)] : []),
+      ]),
+    );
+  }
   if (filters.archived !== null)
     result = result.where('repositories.archived', '=', filters.archived ? 1 : 0);
   if (filters.gone !== null) result = result.where('repositories.gone', '=', filters.gone ? 1 : 0);

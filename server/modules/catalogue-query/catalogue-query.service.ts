@@ -27,19 +27,17 @@ import {
   visibleTo,
 } from '../../repository/access-policy.ts';
 import { presentRepository, presentSummary } from '../../repository/repository-presenter.ts';
+import { hasFilters, type NormalizedFilters, normalizeFilters } from './catalogue-filters.ts';
 import {
   applyFilters,
   countMatching,
   decodePageCursor,
   encodePageCursor,
   fetchPage,
-  hasFilters,
   type IdSetUse,
   idSetUseFor,
   isLargeIdSet,
   matchingIds,
-  type NormalizedFilters,
-  normalizeFilters,
   type Position,
   resolveSort,
 } from './catalogue-query.queries.ts';

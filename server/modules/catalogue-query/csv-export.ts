@@ -25,6 +25,9 @@ const HEADERS = [
   // Stars gained in the last 7 and 30 days; empty without enough history.
   'stars_7d',
   'stars_30d',
+  // The health score (empty until assessed or while too little is known) and grade (docs/health.md).
+  'health_score',
+  'health_grade',
   'last_commit',
   'last_synced',
   'archived',
@@ -183,6 +186,10 @@ class RecordWriter {
     this.number(r.stars_7d);
     this.comma();
     this.number(r.stars_30d);
+    this.comma();
+    this.number(r.health_score);
+    this.comma();
+    this.ascii(r.health_grade ?? 'unknown');
     this.comma();
     this.text(r.last_commit);
     this.comma();

@@ -12,13 +12,29 @@ export function findHealth(db: Db, repositoryId: number): Promise<HealthRow | un
     .executeTakeFirst();
 }
 
-/** Writes a repository's health (its first assessment or a new one). */
+/**
+ * Writes a repository's health (its first assessment or a new one), and its score and grade on
+ * its row for the list. Call inside a transaction: the two stay together.
+ */
 export async function saveHealth(db: Db, row: Insertable<RepositoryHealthTable>): Promise<void> {
   const { repository_id: _id, ...changes } = row;
   await db
     .insertInto('repository_health')
     .values(row)
     .onConflict((oc) => oc.column('repository_id').doUpdateSet(changes))
+    .execute();
+  await db
+    .updateTable('repositories')
+    .set({ health_score: row.score ?? null, health_grade: row.grade })
+    .where('id', '=', row.repository_id)
+    .where((eb) =>
+      eb.or([
+        eb('health_grade', 'is', null),
+        eb('health_grade', '!=', row.grade),
+        eb('health_score', 'is', null),
+        eb('health_score', '!=', row.score ?? -1),
+      ]),
+    )
     .execute();
 }
 

@@ -154,6 +154,47 @@ describe('a falling grade', () => {
   });
 });
 
+describe('in the list', () => {
+  it('rows carry score and grade; the list sorts by health and filters by grade; the export has both', async () => {
+    // After the falling grade above, facebook/react is at risk; vuejs/core is marked finished.
+    expect(
+      (await call(bob, 'PUT', repoPath('vuejs/core', '/health/override'), { reason: 'Done' })).statusCode,
+    ).toBe(200);
+    const react = await healthOf(bob, 'facebook/react');
+    const vue = await healthOf(bob, 'vuejs/core');
+    expect(react.grade).toBe('at_risk');
+    expect(vue.score).toBeGreaterThan(react.score ?? 0);
+
+    const list = async (query: string) => {
+      const response = await call(bob, 'GET', `/repositories/?${query}`);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().repositories as {
+        id: string;
+        health: { score: number | null; grade: string };
+      }[];
+    };
+    const rows = await list('sort=health&order=desc');
+    expect(rows.map((row) => row.id)).toEqual(['vuejs/core', 'facebook/react']);
+    expect(rows.map((row) => row.health)).toEqual([
+      { score: vue.score, grade: vue.grade },
+      { score: react.score, grade: 'at_risk' },
+    ]);
+    expect((await list('health=at_risk')).map((row) => row.id)).toEqual(['facebook/react']);
+    expect((await list(`health=${vue.grade},watch`)).map((row) => row.id)).toEqual(['vuejs/core']);
+    expect(await list('health=unknown')).toEqual([]);
+
+    const bad = await call(bob, 'GET', '/repositories/?health=sick');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain(
+      'health takes one or more of healthy, watch, at_risk, archived, unknown',
+    );
+
+    const csv = (await call(bob, 'GET', '/repositories/export?health=at_risk')).body.split('\r\n');
+    expect(csv[0]).toContain(',health_score,health_grade,');
+    expect(csv[1]).toContain(`,${react.score},at_risk,`);
+  });
+});
+
 describe('visibility', () => {
   it('a private repository’s health answers only those who may see it', async () => {
     expect((await healthOf(ada, PRIVATE_REPOSITORY)).grade).toEqual(expect.any(String));

@@ -17,6 +17,7 @@ export const SORT_LABELS: Record<SortKey, string> = {
   updated_at: 'Last changed',
   growth_7d: 'Growth (7 days)',
   growth_30d: 'Growth (30 days)',
+  health: 'Health',
 };
 
 /**

@@ -34,6 +34,7 @@ import { NotificationDeliveryService } from './modules/notifications/notificatio
 import { NotificationSettingsService } from './modules/notifications/notification-settings.service.ts';
 import { notificationJobs } from './modules/notifications/notifications.jobs.ts';
 import { ReleasesService } from './modules/releases/releases.service.ts';
+import { isFinished } from './modules/repository-health/health.queries.ts';
 import { healthJobs } from './modules/repository-health/repository-health.jobs.ts';
 import { RepositoryHealthService } from './modules/repository-health/repository-health.service.ts';
 import { GitHubDataWriter } from './modules/sync/github-data-writer.service.ts';
@@ -114,7 +115,11 @@ export function buildServices(deps: ServiceDeps) {
   // ---- the catalogue: reading, writing, refreshing ----------------------------------------
   const discussion = new DiscussionService({ db, clock });
   const versions = new VersionsService({ db, clock });
-  const activityRecorder = new ActivityRecorder({ clock, staleAfterDays: config.staleAfterDays });
+  const activityRecorder = new ActivityRecorder({
+    clock,
+    staleAfterDays: config.staleAfterDays,
+    isFinished: (trx, repositoryId) => isFinished(trx, repositoryId),
+  });
   const releases = new ReleasesService({
     db,
     clock,

@@ -12,6 +12,11 @@ export interface ActivityRecorderDeps {
   clock: Clock;
   /** STALE_AFTER_DAYS: days without a commit before a repository is reported stale. */
   staleAfterDays: number;
+  /**
+   * Whether the team marked the repository finished (docs/health.md): no `stale` event then.
+   * Asked only when a repository is stale.
+   */
+  isFinished?: (trx: Db, repositoryId: number) => Promise<boolean>;
 }
 
 /**
@@ -74,10 +79,9 @@ export class ActivityRecorder {
       milestonesFired: needs.milestones ? await queries.listFiredMilestones(trx, before.id) : [],
       lastStaleCommit: needs.stale ? await queries.findLastStaleCommit(trx, before.id) : undefined,
     };
-    await queries.insertEvents(
-      trx,
-      detectSnapshotEvents(before, snapshot, { ...options, history }),
-      this.#detectionTime(trx, now.toISOString()),
-    );
+    let events = detectSnapshotEvents(before, snapshot, { ...options, history });
+    if (events.some((event) => event.type === 'stale') && (await this.#deps.isFinished?.(trx, before.id)))
+      events = events.filter((event) => event.type !== 'stale');
+    await queries.insertEvents(trx, events, this.#detectionTime(trx, now.toISOString()));
   }
 }

@@ -96,3 +96,13 @@ export async function storedReleaseDates(db: Db, repositoryId: number): Promise<
 export function usernameOf(db: Db, userId: number): Promise<{ username: string } | undefined> {
   return db.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirst();
 }
+
+/** Whether the team marked the repository finished: stable, no activity expected. */
+export async function isFinished(db: Db, repositoryId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('repository_health')
+    .select('override_reason')
+    .where('repository_id', '=', repositoryId)
+    .executeTakeFirst();
+  return Boolean(row?.override_reason);
+}

@@ -3,6 +3,7 @@ import { healthResponseSchema } from '#shared/schemas/health.ts';
 import { PRIVATE_REPOSITORY } from '../../../test/github-double/index.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
+import { isFinished } from './health.queries.ts';
 import { HEALTH_INTERVAL_MS } from './repository-health.service.ts';
 
 /**
@@ -162,6 +163,17 @@ describe('in the list', () => {
     ).toBe(200);
     const react = await healthOf(bob, 'facebook/react');
     const vue = await healthOf(bob, 'vuejs/core');
+    // What the activity module asks before reporting a repository stale.
+    const idOf = async (name: string) =>
+      (
+        await t.app.db
+          .selectFrom('repositories')
+          .select('id')
+          .where('full_name', '=', name)
+          .executeTakeFirstOrThrow()
+      ).id;
+    expect(await isFinished(t.app.db, await idOf('vuejs/core'))).toBe(true);
+    expect(await isFinished(t.app.db, await idOf('facebook/react'))).toBe(false);
     expect(react.grade).toBe('at_risk');
     expect(vue.score).toBeGreaterThan(react.score ?? 0);
 

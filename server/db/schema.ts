@@ -230,6 +230,8 @@ export interface RepositoryMetricsTable {
   issues: number | null;
   commits: number | null;
   contributors: number | null;
+  /** The health score that day (docs/health.md); null before it was assessed, and on star-history rows. */
+  health_score: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** Star-history backfill per repository (docs/product.md#star-history); no row: never backfilled. */

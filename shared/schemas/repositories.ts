@@ -126,6 +126,8 @@ export const metricPointSchema = z
     issues: z.number().int().nullable(),
     commits: z.number().int().nullable(),
     contributors: z.number().int().nullable(),
+    /** The health score that day (docs/health.md); null before it was assessed. */
+    health_score: z.number().int().nullable(),
   })
   .meta({ id: 'MetricPoint' });
 export type MetricPoint = z.infer<typeof metricPointSchema>;

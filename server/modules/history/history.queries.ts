@@ -17,7 +17,7 @@ export type HistoryRow = Selectable<RepositoryHistoryTable>;
 export async function listMetrics(db: Db, repositoryId: number) {
   return db
     .selectFrom('repository_metrics')
-    .select(['day', 'stars', 'forks', 'issues', 'commits', 'contributors'])
+    .select(['day', 'stars', 'forks', 'issues', 'commits', 'contributors', 'health_score'])
     .where('repository_id', '=', repositoryId)
     .orderBy('day')
     .execute();

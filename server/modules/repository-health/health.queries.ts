@@ -66,6 +66,24 @@ export async function dueForHealth(db: Db, now: string, limit: number): Promise<
   return rows.map((row) => row.id);
 }
 
+/**
+ * The score on the day's metrics row (the History chart's Health series), when the day has one:
+ * every add and sync writes it in the same transaction, before health is assessed.
+ */
+export async function recordDailyScore(
+  db: Db,
+  repositoryId: number,
+  day: string,
+  score: number | null,
+): Promise<void> {
+  await db
+    .updateTable('repository_metrics')
+    .set({ health_score: score })
+    .where('repository_id', '=', repositoryId)
+    .where('day', '=', day)
+    .execute();
+}
+
 /** Makes a repository's health due now (it changed on GitHub), unless read within `notBefore`. */
 export async function makeDue(db: Db, repositoryId: number, now: string, notBefore: string): Promise<void> {
   await db

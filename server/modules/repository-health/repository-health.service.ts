@@ -262,6 +262,7 @@ export class RepositoryHealthService {
       ...changes,
     };
     await queries.saveHealth(db, stored);
+    await queries.recordDailyScore(db, row.id, stored.computed_at.slice(0, 10), stored.score);
     const from = existing?.grade;
     if (from && isRanked(from) && dropped(from, stored.grade)) {
       await this.#deps.recordEvents(

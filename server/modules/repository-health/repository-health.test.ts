@@ -201,6 +201,10 @@ describe('in the list', () => {
       'health takes one or more of healthy, watch, at_risk, archived, unknown',
     );
 
+    // Kept daily with the metrics: today's row has the score of the latest assessment.
+    const metrics = (await call(bob, 'GET', repoPath('facebook/react', '/metrics'))).json().metrics;
+    expect(metrics.at(-1)).toMatchObject({ day: new Date().toISOString().slice(0, 10), health_score: react.score });
+
     const csv = (await call(bob, 'GET', '/repositories/export?health=at_risk')).body.split('\r\n');
     expect(csv[0]).toContain(',health_score,health_grade,');
     expect(csv[1]).toContain(`,${react.score},at_risk,`);

@@ -9,6 +9,7 @@ const point = (day: string, stars: number, forks: number | null = null): MetricP
   issues: forks,
   commits: forks,
   contributors: forks,
+  health_score: null,
 });
 
 // Weekly points before the last year, daily ones after, as a backfill stores them.

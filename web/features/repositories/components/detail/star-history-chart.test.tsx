@@ -10,7 +10,7 @@ import { axisDomain, chartProps, formatTimeTick, timeTicks, tooltipDay } from '.
  */
 const DAY = 86_400_000;
 function point(day: string, stars: number, forks: number | null = null): MetricPoint {
-  return { day, stars, forks, issues: null, commits: null, contributors: null };
+  return { day, stars, forks, issues: null, commits: null, contributors: null, health_score: null };
 }
 
 // Eight years of weekly points, then a year of daily ones (the last few days the app's own, with forks).

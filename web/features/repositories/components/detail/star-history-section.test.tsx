@@ -28,6 +28,7 @@ function backfilledHistory(): MetricPoint[] {
       issues: null,
       commits: null,
       contributors: null,
+      health_score: null,
     });
   for (let days = 364; days >= 1; days--)
     points.push({
@@ -37,8 +38,9 @@ function backfilledHistory(): MetricPoint[] {
       issues: null,
       commits: null,
       contributors: null,
+      health_score: null,
     });
-  points.push({ day: daysAgo(0), stars: 2000, forks: 40, issues: 7, commits: 900, contributors: 12 });
+  points.push({ day: daysAgo(0), stars: 2000, forks: 40, issues: 7, commits: 900, contributors: 12, health_score: null });
   return points;
 }
 

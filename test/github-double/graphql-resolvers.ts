@@ -1,12 +1,26 @@
-import type { GraphQLFieldResolver, GraphQLResolveInfo, GraphQLTypeResolver } from 'graphql';
+import type { GraphQLFieldResolver, GraphQLTypeResolver } from 'graphql';
 import type { DoubleRepository } from './catalogue.ts';
+import {
+  type Args,
+  type ConnectionModel,
+  connection,
+  countOnly,
+  countOnlyArguments,
+  type Fields,
+  fields,
+  GitHubGraphqlError,
+  type GraphqlContext,
+  itemsOf,
+  unsupported,
+} from './graphql-connections.ts';
+import { HEALTH_REPOSITORY_FIELDS, HEALTH_TYPES, historyWindow } from './graphql-health-resolvers.ts';
 import { commitByNumber, type DoubleCommit, type GitSignature, listCommits } from './history.ts';
 import type { DoubleLicense } from './licenses.ts';
 import { type DoubleAccount, tokenOwnerAccount } from './people.ts';
-import type { Caller } from './quota.ts';
 import { type DoubleRelease, type DoubleTag, releaseBody } from './releases.ts';
-import type { RepositoryDirectory } from './repository-directory.ts';
-import { type JsonObject, legacyNodeId } from './shapes.ts';
+import { legacyNodeId } from './shapes.ts';
+
+export { GitHubGraphqlError, type GraphqlContext };
 
 /**
  * Resolvers for GitHub's GraphQL schema over the double's data, so GraphQL and REST answer the
@@ -17,43 +31,9 @@ import { type JsonObject, legacyNodeId } from './shapes.ts';
  *
  * Only the fields in the tables below resolve. Any other field of the schema validates but
  * answers null with an error naming it, rather than a made-up value: add it here when the app
- * starts asking for it.
+ * starts asking for it. The health query's fields (issues and pull requests with nodes,
+ * `object(expression:)`, `history(since:)`…) are in graphql-health-resolvers.ts.
  */
-
-export interface GraphqlContext {
-  directory: RepositoryDirectory;
-  caller: Caller;
-  /** `rateLimit { … }`: the ledger after this query is charged. */
-  rateLimit: {
-    cost: number;
-    nodeCount: number;
-    limit: number;
-    remaining: number;
-    used: number;
-    resetAt: string;
-  };
-}
-
-/** A field error in GitHub's shape: `type` (NOT_FOUND, …) next to path, locations and message. */
-export class GitHubGraphqlError extends Error {
-  readonly type: string | undefined;
-  readonly extensions: JsonObject | undefined;
-
-  constructor(message: string, options: { type?: string; extensions?: JsonObject } = {}) {
-    super(message);
-    this.type = options.type;
-    this.extensions = options.extensions;
-  }
-}
-
-type Args = Readonly<Record<string, unknown>>;
-type FieldResolver<S> = (source: S, args: Args, context: GraphqlContext, info: GraphQLResolveInfo) => unknown;
-type Fields = Readonly<Record<string, FieldResolver<unknown>>>;
-
-/** Types a resolver table by its source model; the tables are looked up by type name. */
-function fields<S>(table: Readonly<Record<string, FieldResolver<S>>>): Fields {
-  return table as Fields;
-}
 
 const WEB_URL = 'https://github.com';
 
@@ -91,15 +71,6 @@ interface GitActorModel {
 interface TopicModel {
   repo: DoubleRepository;
   name: string;
-}
-/** Any `…Connection`: the window [start, end) of `totalCount` items the arguments select. */
-interface ConnectionModel {
-  totalCount: number;
-  start: number;
-  end: number;
-  /** undefined: the double only counts these (`nodes`/`edges` answer an error). */
-  items: ((offset: number, limit: number) => unknown[]) | undefined;
-  cursor: (index: number) => string;
 }
 
 const repositoryModel = (repo: DoubleRepository): RepositoryModel => ({ __typename: 'Repository', repo });
@@ -178,8 +149,6 @@ const REPOSITORY = fields<RepositoryModel>({
   stargazers: ({ repo }, args, _context, info) => countOnly(info, args, [], repo.stars),
   forks: ({ repo }, args, _context, info) => countOnly(info, args, [], repo.forks),
   watchers: ({ repo }, args, _context, info) => countOnly(info, args, [], repo.subscribers),
-  issues: ({ repo }, args, _context, info) => openOnly(info, args, repo.openIssues),
-  pullRequests: ({ repo }, args, _context, info) => openOnly(info, args, repo.openPullRequests),
   defaultBranchRef: ({ repo }): RefModel | null => (repo.isEmpty ? null : { __typename: 'Ref', repo }),
   releases: ({ repo }, args, context, info) => {
     countOnlyArguments(info, args, ['orderBy']);
@@ -296,19 +265,23 @@ const COMMIT = fields<CommitModel>({
   repository: ({ repo }) => repositoryModel(repo),
   parents: ({ commit }, args, _context, info) => countOnly(info, args, [], commit.parentShas.length),
   history: ({ repo, commit }, args, _context, info) => {
-    for (const filter of ['path', 'author', 'since', 'until']) {
+    for (const filter of ['path', 'author']) {
       if (args[filter] !== undefined) {
         unsupported(info, `with ${filter}`);
       }
     }
+    // since/until: the commits dated in that window, newest first (graphql-health-resolvers.ts).
+    const window = historyWindow(repo, commit.number, args, info);
     // GitHub's history cursors are "<sha of the starting commit> <index>".
     return connection(
-      commit.number,
+      window.count,
       args,
       (offset, limit) =>
-        listCommits(repo, { fromNumber: commit.number, offset, limit }).map((item) =>
-          commitModel(repo, item),
-        ),
+        listCommits(repo, {
+          fromNumber: window.newest,
+          offset,
+          limit: Math.min(limit, window.count - offset),
+        }).map((item) => commitModel(repo, item)),
       (index) => `${commit.sha} ${index}`,
       (cursor) => /^[0-9a-f]{40} (\d+)$/.exec(cursor)?.[1],
     );
@@ -397,7 +370,8 @@ const PAGE_INFO = fields<ConnectionModel>({
 
 const TYPES: Readonly<Record<string, Fields>> = {
   Query: QUERY,
-  Repository: REPOSITORY,
+  Repository: { ...REPOSITORY, ...HEALTH_REPOSITORY_FIELDS },
+  ...HEALTH_TYPES,
   Ref: REF,
   Release: RELEASE,
   Commit: COMMIT,
@@ -433,100 +407,11 @@ export const typeResolver: GraphQLTypeResolver<unknown, GraphqlContext> = (value
 
 // --- Helpers -----------------------------------------------------------------------------------
 
-function unsupported(info: GraphQLResolveInfo, detail?: string): never {
-  const field = `${info.parentType.name}.${info.fieldName}${detail ? ` ${detail}` : ''}`;
-  throw new GitHubGraphqlError(
-    `The GitHub double does not resolve ${field}; add it to test/github-double/graphql-resolvers.ts.`,
-    { extensions: { code: 'undefinedInDouble', typeName: info.parentType.name, fieldName: info.fieldName } },
-  );
-}
-
-/** A connection the double can only count: pagination arguments and `allowed` ones, no items. */
-function countOnly(
-  info: GraphQLResolveInfo,
-  args: Args,
-  allowed: readonly string[],
-  totalCount: number,
-): ConnectionModel {
-  for (const [name, value] of Object.entries(args)) {
-    if (value !== undefined && !PAGE_ARGUMENTS.includes(name) && !allowed.includes(name)) {
-      unsupported(info, `with ${name}`);
-    }
-  }
-  return connection(totalCount, args, undefined);
-}
-
-const PAGE_ARGUMENTS = ['first', 'last', 'after', 'before'];
-
-/** Arguments beyond paging and `allowed` are not modelled: an error instead of a guess. */
-function countOnlyArguments(info: GraphQLResolveInfo, args: Args, allowed: readonly string[]): void {
-  for (const [name, value] of Object.entries(args)) {
-    if (value !== undefined && !PAGE_ARGUMENTS.includes(name) && !allowed.includes(name)) {
-      unsupported(info, `with ${name}`);
-    }
-  }
-}
-
 const releaseModel = (repo: DoubleRepository, release: DoubleRelease): ReleaseModel => ({
   __typename: 'Release',
   repo,
   release,
 });
-
-/** issues / pullRequests: the double knows how many are open, nothing else. */
-function openOnly(info: GraphQLResolveInfo, args: Args, openCount: number): ConnectionModel {
-  const states = Array.isArray(args.states) ? args.states : [];
-  if (states.length === 0 || states.some((state) => state !== 'OPEN')) {
-    unsupported(info, 'without states: OPEN');
-  }
-  return countOnly(info, args, ['states', 'orderBy'], openCount);
-}
-
-function connection(
-  totalCount: number,
-  args: Args,
-  items: ConnectionModel['items'],
-  cursor: (index: number) => string = opaqueCursor,
-  indexOf: (cursor: string) => string | undefined = (value) =>
-    /^cursor:v2:(\d+)$/.exec(Buffer.from(value, 'base64').toString('utf8'))?.[1],
-): ConnectionModel {
-  const decode = (value: unknown): number => {
-    const index = typeof value === 'string' ? indexOf(value) : undefined;
-    if (index === undefined) {
-      throw new GitHubGraphqlError(`\`${String(value)}\` does not appear to be a valid cursor.`, {
-        type: 'INVALID_CURSOR_ARGUMENTS',
-      });
-    }
-    return Number(index);
-  };
-  let start = 0;
-  let end = totalCount;
-  if (args.after != null) {
-    start = decode(args.after) + 1;
-  }
-  if (args.before != null) {
-    end = Math.min(end, decode(args.before));
-  }
-  if (typeof args.first === 'number') {
-    end = Math.min(end, start + Math.max(0, args.first));
-  }
-  if (typeof args.last === 'number') {
-    start = Math.max(start, end - Math.max(0, args.last));
-  }
-  start = Math.min(start, end);
-  return { totalCount, start, end, items, cursor };
-}
-
-function opaqueCursor(index: number): string {
-  return Buffer.from(`cursor:v2:${index}`).toString('base64');
-}
-
-function itemsOf(connection: ConnectionModel, info: GraphQLResolveInfo): unknown[] {
-  if (!connection.items) {
-    unsupported(info, '(the double only counts these)');
-  }
-  return connection.items(connection.start, connection.end - connection.start);
-}
 
 function accountUrl(account: DoubleAccount): string {
   return account.type === 'Bot'

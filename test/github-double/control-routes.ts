@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ADVISORY_ECOSYSTEMS, ADVISORY_SEVERITIES, ADVISORY_TYPES } from './advisories.ts';
 import { SNAPSHOT_DATES } from './ranking-snapshots.ts';
 import type { GitHubDouble } from './server.ts';
 import type { JsonValue } from './shapes.ts';
@@ -16,8 +17,8 @@ const token = z.object({ token: z.string().min(1) });
 const limitStatus = z.union([z.literal(403), z.literal(429)]).optional();
 
 interface ControlCommand {
-  /** Runs the command; returns a validation message when the input is wrong. */
-  execute(double: GitHubDouble, input: unknown): string | undefined;
+  /** Runs the command: a validation message when the input is wrong, or what it made (added to the answer). */
+  execute(double: GitHubDouble, input: unknown): { problem?: string; result?: JsonValue };
 }
 
 /** Pairs a body schema with what to do, so each command's input is typed by its schema. */
@@ -25,14 +26,25 @@ function command<S extends z.ZodType>(
   schema: S,
   run: (double: GitHubDouble, input: z.infer<S>) => void,
 ): ControlCommand {
+  return resultCommand(schema, (double, input) => {
+    run(double, input);
+    return undefined;
+  });
+}
+
+/** A command whose answer also carries what it made (`result`), e.g. an advisory's id. */
+function resultCommand<S extends z.ZodType>(
+  schema: S,
+  run: (double: GitHubDouble, input: z.infer<S>) => JsonValue | undefined,
+): ControlCommand {
   return {
     execute(double, input) {
       const parsed = schema.safeParse(input);
       if (!parsed.success) {
-        return parsed.error.message;
+        return { problem: parsed.error.message };
       }
-      run(double, parsed.data);
-      return undefined;
+      const result = run(double, parsed.data);
+      return result === undefined ? {} : { result };
     },
   };
 }
@@ -114,6 +126,35 @@ const COMMANDS: Readonly<Record<string, ControlCommand>> = {
   'POST /_double/tags/push': command(fullName.extend({ tag: z.string().min(1).max(255) }), (double, input) =>
     double.releases.pushTag(input.fullName, input.tag),
   ),
+  'POST /_double/advisories/add': resultCommand(
+    z.object({
+      summary: z.string().min(1).max(1024),
+      severity: z.enum(ADVISORY_SEVERITIES).optional(),
+      type: z.enum(ADVISORY_TYPES).optional(),
+      repository: z.string().min(3).nullable().optional(),
+      repositoryAdvisory: z.boolean().optional(),
+      ghsaId: z
+        .string()
+        .regex(/^GHSA(-[23456789cfghjmpqrvwx]{4}){3}$/)
+        .optional(),
+      cveId: z.string().nullable().optional(),
+      description: z.string().max(65_535).optional(),
+      vulnerabilities: z
+        .array(
+          z.object({
+            ecosystem: z.enum(ADVISORY_ECOSYSTEMS),
+            package: z.string().min(1),
+            vulnerableVersionRange: z.string().min(1).optional(),
+            firstPatchedVersion: z.string().min(1).nullable().optional(),
+          }),
+        )
+        .min(1),
+    }),
+    (double, input) => ({ ghsaId: double.addAdvisory(input).ghsaId }),
+  ),
+  'POST /_double/advisories/withdraw': command(z.object({ ghsaId: z.string().min(1) }), (double, input) => {
+    if (!double.withdrawAdvisory(input.ghsaId)) throw new Error(`No advisory ${input.ghsaId}`);
+  }),
 };
 
 export async function handleControlRequest(
@@ -140,16 +181,18 @@ export async function handleControlRequest(
   } catch {
     return { status: 400, body: { message: 'Body is not JSON' } };
   }
+  let outcome: { problem?: string; result?: JsonValue };
   try {
-    const problem = found.execute(double, input);
-    if (problem) {
-      return { status: 400, body: { message: problem } };
+    outcome = found.execute(double, input);
+    if (outcome.problem) {
+      return { status: 400, body: { message: outcome.problem } };
     }
   } catch (error) {
     // e.g. removing a repository that does not exist.
     return { status: 422, body: { message: error instanceof Error ? error.message : String(error) } };
   }
-  return { status: 200, body: state(double) };
+  const body = state(double) as { [key: string]: JsonValue };
+  return { status: 200, body: outcome.result === undefined ? body : { ...body, result: outcome.result } };
 }
 
 function state(double: GitHubDouble): JsonValue {

@@ -1,4 +1,4 @@
-import { type DoubleRepository, isoSeconds } from './catalogue.ts';
+import type { DoubleRepository } from './catalogue.ts';
 import { commitDateMs } from './history.ts';
 import type { SnapshotDate } from './ranking-snapshots.ts';
 import { hashInt, hashSha1, hashUnit } from './stable-hash.ts';

@@ -1,3 +1,4 @@
+import { AdvisoryStore } from './advisories.ts';
 import {
   type DoubleRepository,
   findRenamedRepository,
@@ -35,6 +36,8 @@ export class RepositoryDirectory {
   #privateTokens: Set<string>;
   /** Releases published, deleted and tags pushed in this double (releases.ts). */
   readonly releases = new ReleaseOverlay();
+  /** Security advisories added and withdrawn in this double (advisories.ts). */
+  readonly advisories = new AdvisoryStore();
 
   constructor(snapshot: SnapshotDate, privateAccessTokens: readonly string[]) {
     this.snapshot = snapshot;
@@ -48,6 +51,7 @@ export class RepositoryDirectory {
     this.#formerNames.clear();
     this.#currentNames.clear();
     this.releases.reset();
+    this.advisories.reset();
   }
 
   /**

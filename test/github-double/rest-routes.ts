@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { ADVISORY_ROUTES } from './advisory-routes.ts';
 import type { DoubleRepository } from './catalogue.ts';
 import type { FaultState } from './faults.ts';
 import { contributorTotal, listCommits, listContributors, resolveCommitRef } from './history.ts';
@@ -124,6 +125,7 @@ export const REST_ROUTES: readonly DoubleRoute[] = [
   ...LISTING_ROUTES,
   ...RELEASE_ROUTES,
   ...STAR_HISTORY_ROUTES,
+  ...ADVISORY_ROUTES,
 ];
 
 export function notFound(): RouteResult {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { DoubleAdvisory, NewAdvisory } from './advisories.ts';
 import { type DoubleRepository, getCatalogue } from './catalogue.ts';
 import { CONTROL_PREFIX, handleControlRequest } from './control-routes.ts';
 import { type FaultInjector, FaultState, type GraphqlTime } from './faults.ts';
@@ -114,6 +115,11 @@ export interface GitHubDouble {
     tags(fullName: string): string[];
     style(fullName: string): ReleaseStyle;
   };
+  /** Security advisories (README.md, "Advisories"): a new one, published now; withdraw one (false: unknown id). */
+  addAdvisory(advisory: NewAdvisory): DoubleAdvisory;
+  withdrawAdvisory(ghsaId: string): boolean;
+  /** The advisories served now (in this snapshot), oldest first. */
+  listAdvisories(): DoubleAdvisory[];
   /**
    * Quota of a token, or of anonymous callers without one, without spending any: 'core'
    * (REST requests) by default, or 'graphql' (GraphQL points).
@@ -593,6 +599,9 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
       tags: (fullName) => directory.releases.tags(requireRepository(fullName)).map((tag) => tag.name),
       style: (fullName) => releaseStyleOf(requireRepository(fullName)),
     },
+    addAdvisory: (advisory) => directory.advisories.add(advisory),
+    withdrawAdvisory: (ghsaId) => directory.advisories.withdraw(ghsaId),
+    listAdvisories: () => directory.advisories.list(directory.snapshot),
     quota: (token, resource = 'core') =>
       ledger.peek(token ? { kind: 'token', token } : { kind: 'anonymous' }, resource),
     resetQuota: () => ledger.reset(),

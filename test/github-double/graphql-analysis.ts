@@ -25,7 +25,9 @@ import type { JsonObject } from './shapes.ts';
  *   `repository { issues(first: 10) { nodes { comments(first: 5) } } }` = 1 + 10 requests.
  * - cost = requests / 100, rounded, at least 1. The app's 25-repository batch has four
  *   connections per repository (topics, issues, pull requests, history): 100 requests, cost 1;
- *   100 repositories cost 4.
+ *   100 repositories cost 4. The health query (graphql-health.test.ts) has six per repository,
+ *   one of them nested: `issues(first: 10) { nodes { comments(first: 1) } }` is 1 + 10, so
+ *   15 requests a repository and 25 repositories cost round(375 / 100) = 4.
  * - nodeCount: the items all connections may return (the same products times `first`), at most
  *   500,000 (MAX_NODE_LIMIT_EXCEEDED).
  * - `first`/`last` above 100 is EXCESSIVE_PAGINATION; `nodes`/`edges` without either is

@@ -2,6 +2,13 @@
  * The GitHub test double: an HTTP server that answers like api.github.com, over real ranking
  * data. See README.md for the endpoints, the special repositories and the fault injection.
  */
+
+export {
+  type DoubleAdvisory,
+  type NewAdvisory,
+  SEEDED_ADVISORIES,
+  SEEDED_ADVISORY_IDS,
+} from './advisories.ts';
 export {
   type CatalogueView,
   type DoubleRepository,
@@ -13,6 +20,14 @@ export {
   listDoubleRepositories,
 } from './catalogue.ts';
 export type { FaultInjector } from './faults.ts';
+export {
+  commitsBetween,
+  FADING_REPOSITORY,
+  manifestPackageName,
+  repositoryActivity,
+  securityPolicyEnabled,
+  snapshotNowMs,
+} from './health-activity.ts';
 export {
   commitByNumber,
   contributorTotal,

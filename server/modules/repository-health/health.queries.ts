@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { HealthGrade } from '#shared/schemas/health.ts';
 import type { Database, RepositoryHealthTable } from '../../db/schema.ts';
 
 type Db = Kysely<Database>;
@@ -23,16 +24,26 @@ export async function saveHealth(db: Db, row: Insertable<RepositoryHealthTable>)
     .values(row)
     .onConflict((oc) => oc.column('repository_id').doUpdateSet(changes))
     .execute();
+  await keepOnRow(db, row.repository_id, row.score ?? null, row.grade);
+}
+
+/** The score and grade on the repository's row (the list's sort and filter), when they changed. */
+export async function keepOnRow(
+  db: Db,
+  repositoryId: number,
+  score: number | null,
+  grade: HealthGrade,
+): Promise<void> {
   await db
     .updateTable('repositories')
-    .set({ health_score: row.score ?? null, health_grade: row.grade })
-    .where('id', '=', row.repository_id)
+    .set({ health_score: score, health_grade: grade })
+    .where('id', '=', repositoryId)
     .where((eb) =>
       eb.or([
         eb('health_grade', 'is', null),
-        eb('health_grade', '!=', row.grade),
+        eb('health_grade', '!=', grade),
         eb('health_score', 'is', null),
-        eb('health_score', '!=', row.score ?? -1),
+        eb('health_score', '!=', score ?? -1),
       ]),
     )
     .execute();
@@ -123,4 +134,16 @@ export async function isFinished(db: Db, repositoryId: number): Promise<boolean>
     .where('repository_id', '=', repositoryId)
     .executeTakeFirst();
   return Boolean(row?.override_reason);
+}
+
+/** Health rows scored by an older formula version, by repository id after `after`. */
+export function outdatedHealth(db: Db, formulaVersion: number, after: number, limit: number) {
+  return db
+    .selectFrom('repository_health')
+    .select(['repository_id', 'inputs', 'override_reason', 'grade'])
+    .where('formula_version', '<', formulaVersion)
+    .where('repository_id', '>', after)
+    .orderBy('repository_id')
+    .limit(limit)
+    .execute();
 }

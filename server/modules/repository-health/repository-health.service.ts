@@ -24,6 +24,7 @@ import { assessHealth, FORMULA_VERSION, GRADE_ORDER, type HealthInputs } from '.
 import { gatherInputs } from './health-inputs.ts';
 
 export const healthRefreshJob = jobKind('health:refresh', z.object({}));
+export const healthRescoreJob = jobKind('health:rescore', z.object({}));
 
 /** How long a health read stays fresh: GitHub's health query runs at least weekly per repository. */
 export const HEALTH_INTERVAL_MS = 7 * 86_400_000;
@@ -37,6 +38,8 @@ const HEALTH_QUOTA_BUDGET = 0.25;
 const QUERY_COST = 4;
 /** Repositories a run considers at a time. */
 const CANDIDATES = 100;
+/** Repositories scored again per transaction after a formula change. */
+const RESCORE_BATCH = 500;
 
 type RankedGrade = 'healthy' | 'watch' | 'at_risk';
 const isRanked = (grade: HealthGrade): grade is RankedGrade =>
@@ -128,6 +131,50 @@ export class RepositoryHealthService {
       const now = this.#deps.clock.now();
       await queries.makeDue(trx, after.id, now.toISOString(), addMs(now, -CHANGED_AGAIN_MS).toISOString());
     }
+  }
+
+  /**
+   * Scores every repository again whose health an older formula version scored (after an
+   * upgrade), from its stored inputs: no GitHub call. A grade that falls is a `health_dropped`
+   * event as any other. Returns how many were scored.
+   */
+  async rescoreOutdated(options: {
+    deadline: number;
+    signal?: AbortSignal;
+  }): Promise<{ rescored: number; done: boolean }> {
+    const { db, clock } = this.#deps;
+    let rescored = 0;
+    let after = 0;
+    while (nowMs(clock) < options.deadline && !options.signal?.aborted) {
+      const rows = await queries.outdatedHealth(db, FORMULA_VERSION, after, RESCORE_BATCH);
+      if (rows.length === 0) return { rescored, done: true };
+      const now = clock.now();
+      await inTransaction(db, async (trx) => {
+        for (const row of rows) {
+          const inputs = JSON.parse(row.inputs) as HealthInputs;
+          const result = assessHealth(
+            inputs,
+            now,
+            row.override_reason ? { reason: row.override_reason } : null,
+          );
+          await this.#store(trx, row.repository_id, row.grade, {
+            score: result.score,
+            grade: result.grade,
+            formula_version: FORMULA_VERSION,
+            signals: JSON.stringify(result.signals),
+            computed_at: now.toISOString(),
+          });
+        }
+      });
+      rescored += rows.length;
+      after = rows.at(-1)?.repository_id ?? after;
+    }
+    return { rescored, done: false };
+  }
+
+  /** Whether some repository's health was scored by an older formula version. */
+  async hasOutdated(): Promise<boolean> {
+    return (await queries.outdatedHealth(this.#deps.db, FORMULA_VERSION, 0, 1)).length > 0;
   }
 
   /** Whether a run has anything to do (the scheduled tick queues one only then). */
@@ -262,22 +309,43 @@ export class RepositoryHealthService {
       ...changes,
     };
     await queries.saveHealth(db, stored);
-    await queries.recordDailyScore(db, row.id, stored.computed_at.slice(0, 10), stored.score);
-    const from = existing?.grade;
-    if (from && isRanked(from) && dropped(from, stored.grade)) {
+    await this.#recorded(db, row.id, existing?.grade, stored);
+    return stored;
+  }
+
+  /** A rescored row's new score and grade, on its row and the day's metrics, with its event. */
+  async #store(
+    db: Kysely<Database>,
+    repositoryId: number,
+    from: HealthGrade,
+    changes: Pick<queries.HealthRow, 'score' | 'grade' | 'formula_version' | 'signals' | 'computed_at'>,
+  ): Promise<void> {
+    await queries.updateHealth(db, repositoryId, changes);
+    await queries.keepOnRow(db, repositoryId, changes.score, changes.grade);
+    await this.#recorded(db, repositoryId, from, changes);
+  }
+
+  /** The day's score on the metrics, and `health_dropped` when the grade fell. */
+  async #recorded(
+    db: Kysely<Database>,
+    repositoryId: number,
+    from: HealthGrade | undefined,
+    now: Pick<queries.HealthRow, 'score' | 'grade' | 'computed_at'>,
+  ): Promise<void> {
+    await queries.recordDailyScore(db, repositoryId, now.computed_at.slice(0, 10), now.score);
+    if (from && isRanked(from) && dropped(from, now.grade)) {
       await this.#deps.recordEvents(
         db,
         [
           {
             type: 'health_dropped',
-            repository_id: row.id,
-            data: { from, to: stored.grade, score: stored.score },
+            repository_id: repositoryId,
+            data: { from, to: now.grade, score: now.score },
           },
         ],
-        now.toISOString(),
+        now.computed_at,
       );
     }
-    return stored;
   }
 
   async #present(row: queries.HealthRow): Promise<RepositoryHealth> {

@@ -203,11 +203,30 @@ describe('in the list', () => {
 
     // Kept daily with the metrics: today's row has the score of the latest assessment.
     const metrics = (await call(bob, 'GET', repoPath('facebook/react', '/metrics'))).json().metrics;
-    expect(metrics.at(-1)).toMatchObject({ day: new Date().toISOString().slice(0, 10), health_score: react.score });
+    expect(metrics.at(-1)).toMatchObject({
+      day: new Date().toISOString().slice(0, 10),
+      health_score: react.score,
+    });
 
     const csv = (await call(bob, 'GET', '/repositories/export?health=at_risk')).body.split('\r\n');
     expect(csv[0]).toContain(',health_score,health_grade,');
     expect(csv[1]).toContain(`,${react.score},at_risk,`);
+  });
+});
+
+describe('a new formula version', () => {
+  it('scores every repository again from its stored inputs, without asking GitHub', async () => {
+    const before = await healthOf(bob, 'facebook/react');
+    await t.app.db.updateTable('repository_health').set({ formula_version: 0, signals: '[]' }).execute();
+    expect(await t.app.services.health.hasOutdated()).toBe(true);
+    t.github.resetCounts();
+    const outcome = await t.app.services.health.rescoreOutdated({ deadline: Date.now() + 30_000 });
+    expect(outcome).toEqual({ rescored: 3, done: true });
+    expect(t.github.counts.total()).toBe(0);
+    expect(await t.app.services.health.hasOutdated()).toBe(false);
+    const after = await healthOf(bob, 'facebook/react');
+    expect(after).toMatchObject({ formula_version: 1, score: before.score, grade: before.grade });
+    expect(after.signals).toHaveLength(11);
   });
 });
 

@@ -36,6 +36,8 @@ interface Instance {
   pid: number;
   token: string;
   first: string;
+  /** Seconds the seeder took to score every repository's health again (a formula change). */
+  rescoreSeconds: number;
   close(): Promise<void>;
 }
 
@@ -105,6 +107,12 @@ async function start(
     (row) => row.id,
   );
   const seeded = await seedCatalogue(seeder.db, { count: size, userIds });
+  // After an upgrade that changed the health formula: every score again from its stored inputs.
+  await seeder.db.updateTable('repository_health').set({ formula_version: 0 }).execute();
+  const rescoreStarted = performance.now();
+  const rescore = await seeder.services.health.rescoreOutdated({ deadline: Number.POSITIVE_INFINITY });
+  const rescoreSeconds = (performance.now() - rescoreStarted) / 1000;
+  if (rescore.rescored !== size || !rescore.done) throw new Error(`rescore: ${JSON.stringify(rescore)}`);
   await seeder.close();
 
   const server = await startServerProcess(env);
@@ -121,6 +129,7 @@ async function start(
     token,
     first: seeded.first,
     seedSeconds: seeded.seconds,
+    rescoreSeconds,
     async close() {
       await server.close();
       await dropDatabase();
@@ -184,6 +193,7 @@ async function measureCatalogue(instance: Instance, size: number, database: stri
     () => get('/repositories/?sort=growth_30d&order=desc&limit=50'),
     samples,
   );
+  const byHealth = await measureLatency(() => get('/repositories/?sort=health&order=asc&limit=50'), samples);
   const stats = await measureLatency(() => get('/repositories/stats'), large ? 30 : 60, 3);
   const detail = await measureLatency(
     () => get(`/repositories/${encodeURIComponent(instance.first)}`),
@@ -226,6 +236,12 @@ async function measureCatalogue(instance: Instance, size: number, database: stri
     large
       ? atMost(`sort by 30-day growth, 50, p50 (${at})`, growth.p50, 'ms', 30)
       : measured(`sort by 30-day growth, 50, p50 (${at})`, growth.p50, 'ms'),
+    large
+      ? atMost(`sort by health, 50, p50 (${at})`, byHealth.p50, 'ms', 30)
+      : measured(`sort by health, 50, p50 (${at})`, byHealth.p50, 'ms'),
+    large
+      ? atMost(`rescore every repository's health (${at})`, instance.rescoreSeconds, 's', 60)
+      : measured(`rescore every repository's health (${at})`, instance.rescoreSeconds, 's'),
     large
       ? atMost(`GET /repositories/{id} p50 (${at})`, detail.p50, 'ms', 10)
       : measured(`GET /repositories/{id} p50 (${at})`, detail.p50, 'ms'),

@@ -1,6 +1,11 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
 import { isPostgres } from '../../server/db/migration-helpers.ts';
 import type { Database, RepositoriesTable } from '../../server/db/schema.ts';
+import {
+  assessHealth,
+  FORMULA_VERSION,
+  type HealthInputs,
+} from '../../server/modules/repository-health/health-formula.ts';
 import { rebuildDerivedTables } from '../../server/repository/repository-labels.ts';
 import { listDoubleRepositories } from '../../test/github-double/index.ts';
 
@@ -308,9 +313,62 @@ export async function seedCatalogue(
       )
       .execute();
   }
+  await seedHealth(db, random, now);
   await rebuildDerivedTables(db, new Date());
   // What autovacuum does within a minute of a bulk load on PostgreSQL (it can't run inside the
   // rebuild's transaction): the visibility map that lets counts use index-only scans.
   if (isPostgres(db)) await sql`vacuum analyze`.execute(db);
   return { seconds: (performance.now() - started) / 1000, first };
+}
+
+/**
+ * Every repository assessed once (docs/health.md): inputs as a health query would have
+ * measured them, scored by the formula, kept on the row for the list's sort and filter.
+ */
+async function seedHealth(db: Kysely<Database>, random: () => number, now: number): Promise<void> {
+  const at = new Date(now).toISOString();
+  const ago = (days: number) => new Date(now - Math.floor(days) * 86_400_000).toISOString();
+  const repositories = await db
+    .selectFrom('repositories')
+    .select(['id', 'license', 'last_commit', 'archived'])
+    .execute();
+  for (let start = 0; start < repositories.length; start += 500) {
+    const rows = repositories.slice(start, start + 500).map((repository) => {
+      const active = random();
+      const inputs: HealthInputs = {
+        archived: { value: repository.archived === 1, at },
+        lastCommitAt: { value: repository.last_commit, at },
+        commits90d: { value: Math.floor(active * active * 200), at },
+        releaseDates: {
+          value: Array.from({ length: Math.floor(random() * 11) }, (_, i) => ago(i * 30 + random() * 400)),
+          at,
+        },
+        issueResponses: { value: Array.from({ length: 10 }, () => Math.round(random() * 40 * 10) / 10), at },
+        pullRequestsMerged90d: { value: Math.floor(active * 40), at },
+        topContributorShare: { value: null, at: null },
+        license: { value: repository.license, at },
+        securityPolicy: { value: random() < 0.6, at },
+        openAdvisories: { value: null, at: null },
+      };
+      const result = assessHealth(inputs, new Date(now), null);
+      return {
+        repository_id: repository.id,
+        score: result.score,
+        grade: result.grade,
+        formula_version: FORMULA_VERSION,
+        inputs: JSON.stringify(inputs),
+        signals: JSON.stringify(result.signals),
+        computed_at: at,
+        github_read_at: at,
+        due_at: ago(-7 * random()),
+        failures: 0,
+      };
+    });
+    await db.insertInto('repository_health').values(rows).execute();
+  }
+  await sql`update repositories set
+    health_score = (select h.score from repository_health h where h.repository_id = repositories.id),
+    health_grade = (select h.grade from repository_health h where h.repository_id = repositories.id)`.execute(
+    db,
+  );
 }

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { healthResponseSchema } from '#shared/schemas/health.ts';
+import { listDoubleRepositories } from '../../../test/github-double/index.ts';
+import { signedInUser } from '../../../test/helpers/auth-factory.ts';
+import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
+import { buildHealthQuery } from '../../github/health-query.ts';
+
+/**
+ * GitHub's health query through the `health:refresh` run (docs/architecture.md#repository-health),
+ * against the GitHub double: ≤ 25 repositories a query, the points GitHub's formula charges, and
+ * every signal the query gives measured from its answer.
+ */
+
+const SERVER_TOKEN = 'ghp_healthRefreshServer0001';
+let t: Awaited<ReturnType<typeof createReposTestApp>>;
+type Member = Awaited<ReturnType<typeof signedInUser>>;
+let member: Member;
+const NAMES = listDoubleRepositories()
+  .filter((repository) => !repository.special)
+  .slice(0, 30)
+  .map((repository) => repository.fullName);
+
+beforeAll(async () => {
+  t = await createReposTestApp(
+    { GITHUB_TOKEN: SERVER_TOKEN, SYNC_SCHEDULE: 'off' },
+    { preloadGraphqlSchema: true },
+  );
+  member = await signedInUser(t.app);
+  const added = await t.app.inject({
+    method: 'POST',
+    url: '/repositories/batch',
+    headers: member.headers,
+    payload: { items: NAMES.map((id) => ({ id })) },
+  });
+  expect(added.statusCode, added.body).toBeLessThan(300);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('a health run with a token', () => {
+  it('reads 30 repositories in two queries (25 + 5) and measures every signal the query gives', async () => {
+    t.github.resetCounts();
+    const outcome = await t.app.services.health.refreshDue({ deadline: Date.now() + 60_000 });
+    expect(outcome).toMatchObject({ read: NAMES.length, failed: 0, storedOnly: 0 });
+    expect(t.github.counts.get('POST /graphql')).toBe(2);
+    const queries = t.github.requests.filter((request) => request.key === 'POST /graphql');
+    expect(queries.map((request) => request.aliases)).toEqual([25, 5]);
+
+    const health = healthResponseSchema.parse(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: repoPath(NAMES[0] as string, '/health'),
+          headers: member.headers,
+        })
+      ).json(),
+    ).health;
+    const read = health.signals.filter((signal) => signal.value !== null).map((signal) => signal.key);
+    for (const key of [
+      'archived',
+      'days_since_last_commit',
+      'commits_90d',
+      'pull_requests_merged_90d',
+      'license',
+      'security_policy',
+    ])
+      expect(read, key).toContain(key);
+    expect(health.grade).not.toBe('unknown');
+    expect(health.score).toEqual(expect.any(Number));
+
+    // Fresh for a week: a second run asks GitHub nothing.
+    t.github.resetCounts();
+    expect(await t.app.services.health.refreshDue({ deadline: Date.now() + 60_000 })).toMatchObject({
+      read: 0,
+    });
+    expect(t.github.counts.get('POST /graphql') ?? 0).toBe(0);
+  });
+
+  it('the query is one GraphQL document GitHub’s schema accepts for any repository name', () => {
+    const query = buildHealthQuery(['a/b', 'quote"s/na\\me']);
+    expect(query).toContain('r1: repository(owner: "quote\\"s", name: "na\\\\me")');
+    expect(query.match(/\.\.\.HealthFields/g)).toHaveLength(2);
+  });
+});

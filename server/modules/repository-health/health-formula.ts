@@ -10,7 +10,7 @@ import type { HealthGrade, HealthSignal, HealthSignalKey } from '#shared/schemas
 export const FORMULA_VERSION = 1;
 
 /** Below this share of the possible points known, the grade is `unknown` (docs/health.md). */
-const KNOWN_SHARE_FOR_A_GRADE = 0.6;
+const KNOWN_SHARE_FOR_A_GRADE = 0.5;
 
 const DAY_MS = 86_400_000;
 

@@ -57,9 +57,103 @@ export function precompressAssets(): Plugin {
   };
 }
 
+const webDir = fileURLToPath(new URL('./web/', import.meta.url));
+const sharedDir = fileURLToPath(new URL('./shared/', import.meta.url));
+
+/**
+ * The chunks of what the first screens load after the entry (docs/decisions.md, "The first
+ * screens"). Left to itself, Rolldown makes a chunk of each set of lazily loaded modules sharing
+ * code: the list after sign-in came as 75 files, each with a request and its response headers.
+ * Here each group below is one chunk: the app's own modules that its roots (lazily loaded
+ * modules) import statically, the roots themselves, and through them the library code they use
+ * (Rolldown's `includeDependenciesRecursively`); `contract` is zod. A module two groups use goes
+ * to the first in this order, and the other chunk imports it: the signed-out screens and what
+ * they load on demand (the toggle's tooltip, notifications, the account screens) come first and
+ * never import a signed-in chunk; the list loads the sign-in chunk anyway (a member has signed
+ * in), and with it the landing page's chunk (its cards and icons), the tooltip's (floating-ui,
+ * which the list's menus and inputs use too) and the account screens' (the auth schema and
+ * icons): three files rather than a dozen of the modules they share. Every other lazily loaded
+ * module (the other signed-in screens, the filter menu's fields) stays Rolldown's to split,
+ * importing these chunks.
+ */
+export const CHUNK_GROUPS: { name: string; roots?: string[]; test?: RegExp }[] = [
+  { name: 'landing', roots: ['features/landing/routes/landing.tsx'] },
+  { name: 'sign-in', roots: ['features/auth/routes/login.tsx'] },
+  { name: 'tooltip', roots: ['app/shell/color-scheme-tooltip.tsx'] },
+  // react-remove-scroll (Mantine's scroll lock): the notifications view and the list's dialogs
+  // both use it; a chunk of its own, so the list does not load the notifications view with it.
+  {
+    name: 'scroll-lock',
+    test: /[\\/]node_modules[\\/](react-remove-scroll|react-remove-scroll-bar|react-style-singleton|use-callback-ref|use-sidecar|get-nonce|tslib)[\\/]/,
+  },
+  { name: 'notifications', roots: ['app/notifications-view.tsx'] },
+  // zod: the list checks answers with it, and so do the account screens (register, reset
+  // password); as a chunk of its own, neither loads the other's code with it.
+  { name: 'contract', test: /[\\/]node_modules[\\/]zod[\\/]/ },
+  {
+    name: 'account',
+    roots: [
+      'features/auth/routes/register.tsx',
+      'features/auth/routes/forgot-password.tsx',
+      'features/auth/routes/resend-verification.tsx',
+      'features/auth/routes/reset-password.tsx',
+      'features/auth/routes/verify-email.tsx',
+    ],
+  },
+  {
+    name: 'member',
+    roots: [
+      'app/shell/member-styles.ts',
+      'app/shell/member-navbar.tsx',
+      'features/repositories/routes/repository-list.tsx',
+      'app/prefetch-list.ts',
+    ],
+  },
+];
+
+/**
+ * Records, once the module graph is complete, which modules each group of `CHUNK_GROUPS`
+ * captures; the groups' `test` reads it when the chunks are made.
+ */
+function chunkGroups() {
+  const captured = new Map<string, Set<string>>();
+  const plugin: Plugin = {
+    name: 'chunk-groups',
+    apply: 'build',
+    buildEnd() {
+      const lazy = new Set<string>();
+      for (const id of this.getModuleIds())
+        for (const target of this.getModuleInfo(id)?.dynamicallyImportedIds ?? []) lazy.add(target);
+      // The app's own files only: libraries are reached through barrel files (`@mantine/core`
+      // imports every component), and Rolldown brings in what the app's modules use of them.
+      const own = (id: string) => id.startsWith(webDir) || id.startsWith(sharedDir);
+      for (const { name, roots = [] } of CHUNK_GROUPS) {
+        const rootIds = roots.map((root) => join(webDir, root));
+        const seen = new Set<string>();
+        const stack = [...rootIds];
+        while (stack.length > 0) {
+          const id = stack.pop() as string;
+          if (seen.has(id)) continue;
+          seen.add(id);
+          stack.push(...(this.getModuleInfo(id)?.importedIds ?? []).filter(own));
+        }
+        captured.set(name, new Set([...seen].filter((id) => !lazy.has(id) || rootIds.includes(id))));
+      }
+    },
+  };
+  const groups = CHUNK_GROUPS.map(({ name, test }, index) => ({
+    name,
+    priority: CHUNK_GROUPS.length - index,
+    test: (id: string) => test?.test(id) || captured.get(name)?.has(id) === true,
+  }));
+  return { plugin, groups };
+}
+
+const { plugin: chunkGroupsPlugin, groups: chunkGroupsList } = chunkGroups();
+
 export default defineConfig({
   root: fileURLToPath(new URL('./web', import.meta.url)),
-  plugins: [react(), precompressAssets()],
+  plugins: [react(), precompressAssets(), chunkGroupsPlugin],
   build: {
     outDir: fileURLToPath(new URL('./web/dist', import.meta.url)),
     emptyOutDir: true,
@@ -73,8 +167,12 @@ export default defineConfig({
       output: {
         codeSplitting: {
           // Everything the entry imports statically is one file: a dozen small shared chunks
-          // each cost a request and ~1 kB of response headers on the first load.
-          groups: [{ name: 'index', tags: ['$initial'] }],
+          // each cost a request and ~1 kB of response headers on the first load. Then the
+          // first screens' chunks (CHUNK_GROUPS).
+          groups: [
+            { name: 'index', tags: ['$initial'], priority: CHUNK_GROUPS.length + 1 },
+            ...chunkGroupsList,
+          ],
         },
       },
     },

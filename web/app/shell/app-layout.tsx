@@ -1,4 +1,3 @@
-import { AppShell, Box } from '@mantine/core';
 import { lazy, Suspense, useEffect, useId } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { MOBILE_BREAKPOINT_PX, SIDEBAR_COLLAPSED_PX, SIDEBAR_EXPANDED_PX } from '#shared/constants.ts';
@@ -15,17 +14,26 @@ import { useSidebarState } from './use-sidebar-state.ts';
 
 const MemberNavbar = lazy(loadMemberNavbar);
 
-const HEADER_HEIGHT = 56;
-
 /** A button, not an `#main-content` link: with hash routing that link would be read as a route. */
 function focusMain() {
   document.getElementById('main-content')?.focus();
 }
-const FOOTER_HEIGHT = 36;
+/**
+ * The sidebar's width and how far it pushes the screen and the footer, as variables on the
+ * document (`--app-shell-navbar-width`, `--app-shell-navbar-offset`): the page's fixed
+ * elements outside the shell (the selection bar's Affix) read them too. Below the breakpoint
+ * the sidebar is an overlay and pushes nothing.
+ */
+function navbarVariables(width: number | null): string {
+  if (width === null) return ':root{--app-shell-navbar-width:0px;--app-shell-navbar-offset:0px}';
+  return `:root{--app-shell-navbar-width:${width}px;--app-shell-navbar-offset:0px}@media (min-width:${MOBILE_BREAKPOINT_PX + 1}px){:root{--app-shell-navbar-offset:${width}px}}`;
+}
 
 /**
- * The app shell (docs/product.md#app-shell): top bar, the members' sidebar, the screen, and the version
- * footer.
+ * The app shell (docs/product.md#app-shell): top bar, the members' sidebar, the screen, and the
+ * version footer. A layout of the app's own (app-layout.module.css): Mantine's AppShell brought
+ * its resize handle, aside and react-remove-scroll into the first load, which the app never used
+ * (docs/decisions.md, "The first screens").
  */
 export function AppLayout() {
   const { user, logout } = useAuth();
@@ -61,28 +69,15 @@ export function AppLayout() {
     void logout();
   };
 
+  const navbarWidth = signedIn ? (collapsed ? SIDEBAR_COLLAPSED_PX : SIDEBAR_EXPANDED_PX) : null;
+
   return (
-    <AppShell
-      header={{ height: HEADER_HEIGHT }}
-      navbar={
-        signedIn
-          ? {
-              width: collapsed ? SIDEBAR_COLLAPSED_PX : SIDEBAR_EXPANDED_PX,
-              // Mantine's desktop layout starts at min-width: breakpoint; the overlay is for ≤ 768 px.
-              breakpoint: MOBILE_BREAKPOINT_PX + 1,
-              collapsed: { mobile: !(isMobile && isMobileOpen), desktop: false },
-            }
-          : undefined
-      }
-      padding={0}
-      // The footer follows the page instead of being pinned: the screen fills the viewport
-      // minus the footer, so short pages still show it at the bottom.
-      styles={{ main: { minHeight: `calc(100dvh - ${FOOTER_HEIGHT}px)` } }}
-    >
+    <div className={classes.shell}>
+      <style>{navbarVariables(navbarWidth)}</style>
       <button type="button" className={classes.skipLink} onClick={focusMain}>
         Skip to content
       </button>
-      <AppShell.Header>
+      <header className={classes.header}>
         <TopBar
           signedIn={signedIn}
           isMobile={isMobile}
@@ -90,7 +85,7 @@ export function AppLayout() {
           onToggleMobile={sidebar.toggleMobile}
           sidebarId={sidebarId}
         />
-      </AppShell.Header>
+      </header>
 
       {user && (
         // Lazily: the signed-out screens never load the sidebar (docs/architecture.md#web-app).
@@ -108,25 +103,17 @@ export function AppLayout() {
         </Suspense>
       )}
 
-      <AppShell.Main id="main-content" tabIndex={-1} style={{ outline: 'none' }}>
+      <main id="main-content" tabIndex={-1} className={classes.main}>
         <ErrorBoundary level="nested" key={location.pathname}>
           <Suspense fallback={<ScreenLoader />}>
             <Outlet />
           </Suspense>
         </ErrorBoundary>
-      </AppShell.Main>
+      </main>
 
-      <Box
-        component="footer"
-        h={FOOTER_HEIGHT}
-        style={{
-          marginInlineStart: 'var(--app-shell-navbar-offset, 0rem)',
-          borderTop: '1px solid var(--app-shell-border-color)',
-          transition: 'margin-inline-start var(--app-shell-transition-duration) ease',
-        }}
-      >
+      <footer className={classes.footer}>
         <AppFooter />
-      </Box>
-    </AppShell>
+      </footer>
+    </div>
   );
 }

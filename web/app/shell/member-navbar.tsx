@@ -1,7 +1,7 @@
-import { ActionIcon, AppShell, Divider, Overlay, ScrollArea, Tooltip } from '@mantine/core';
+import { ActionIcon, Box, Divider, Overlay, ScrollArea, Tooltip } from '@mantine/core';
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
-import { SIDEBAR_EXPANDED_PX } from '#shared/constants.ts';
 import type { User } from '#web/lib/auth/user.ts';
+import classes from './app-layout.module.css';
 import './member-styles.ts';
 import { KeyboardShortcuts } from './keyboard-shortcuts.tsx';
 import { SidebarNav } from './sidebar-nav.tsx';
@@ -39,15 +39,18 @@ export default function MemberNavbar({
         // The click-outside target: covers the page below the overlay sidebar.
         <Overlay fixed zIndex={99} backgroundOpacity={0.45} onClick={closeMobile} aria-hidden />
       )}
-      <AppShell.Navbar
+      <Box
+        component="nav"
         id={sidebarId}
         aria-label="Main navigation"
-        // On phones the overlay keeps the desktop width instead of Mantine's full width.
-        w={isMobile ? SIDEBAR_EXPANDED_PX : undefined}
+        className={classes.navbar}
+        // Closed on a phone: off-screen and out of the tab order until the top bar's button opens it.
+        mod={{ hidden: isMobile && !isMobileOpen }}
         p={collapsed ? 6 : 'sm'}
       >
         {!isMobile && (
-          <AppShell.Section
+          <Box
+            className={classes.navbarSection}
             mb="xs"
             style={{ display: 'flex', justifyContent: collapsed ? 'center' : 'flex-end' }}
           >
@@ -68,16 +71,16 @@ export default function MemberNavbar({
                 )}
               </ActionIcon>
             </Tooltip>
-          </AppShell.Section>
+          </Box>
         )}
-        <AppShell.Section grow component={ScrollArea}>
+        <ScrollArea className={classes.navbarSection} mod={{ grow: true }}>
           <SidebarNav collapsed={collapsed} />
-        </AppShell.Section>
+        </ScrollArea>
         <Divider my="xs" />
-        <AppShell.Section>
+        <Box className={classes.navbarSection}>
           <UserMenu user={user} collapsed={collapsed} onSignOut={onSignOut} />
-        </AppShell.Section>
-      </AppShell.Navbar>
+        </Box>
+      </Box>
       <KeyboardShortcuts />
     </>
   );

@@ -1,41 +1,17 @@
-import {
-  Badge,
-  Button,
-  Group,
-  NumberInput,
-  Popover,
-  SegmentedControl,
-  Select,
-  SimpleGrid,
-  Stack,
-  TagsInput,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Badge, Button, Center, Loader, Popover } from '@mantine/core';
 import { IconFilter } from '@tabler/icons-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useStats } from '#web/catalogue/get-catalogue-stats.ts';
 import type { ListFilters } from '../lib/list-view.ts';
 
-type Tristate = 'any' | 'only' | 'hide';
-
-const toTristate = (value: boolean | undefined): Tristate =>
-  value === undefined ? 'any' : value ? 'only' : 'hide';
-const fromTristate = (value: string): boolean | undefined =>
-  value === 'only' ? true : value === 'hide' ? false : undefined;
-const split = (value: string | undefined) => (value ? value.split(',').filter(Boolean) : []);
-const join = (values: string[]) => (values.length > 0 ? values.join(',') : undefined);
-const toNumber = (value: string | number) =>
-  value === '' || !Number.isFinite(Number(value)) ? undefined : Math.max(0, Math.trunc(Number(value)));
-
-/** Stars gained may be negative (a repository that lost stars). */
-const toInteger = (value: string | number) =>
-  value === '' || !Number.isFinite(Number(value)) ? undefined : Math.trunc(Number(value));
+const loadFilterFields = () => import('./filter-fields.tsx');
+const FilterFields = lazy(loadFilterFields);
 
 /**
  * The list's filters (docs/product.md#repository-list): tags and topics (all must be present),
  * licence, language, star range, minimum 30-day growth, archived and gone. Each change applies at once and shows as a
  * removable chip; the choices come from the statistics call, asked for when the menu first opens.
+ * The fields themselves are filter-fields.tsx, loaded on first use.
  */
 export function FilterMenu({
   filters,
@@ -47,7 +23,6 @@ export function FilterMenu({
   const [opened, setOpened] = useState(false);
   const [asked, setAsked] = useState(false);
   const choices = useStats({}, { enabled: asked }).data?.options;
-  const set = (patch: Partial<ListFilters>) => onChange({ ...filters, ...patch });
   const active = (
     [
       'tags',
@@ -84,6 +59,9 @@ export function FilterMenu({
               </Badge>
             ) : undefined
           }
+          // Pointing at the button starts loading the fields, so they are usually there by the click.
+          onPointerEnter={() => void loadFilterFields()}
+          onFocus={() => void loadFilterFields()}
           onClick={() => {
             setAsked(true);
             setOpened((open) => !open);
@@ -94,108 +72,16 @@ export function FilterMenu({
         </Button>
       </Popover.Target>
       <Popover.Dropdown>
-        {/* Focus lands on the menu itself: on the first field it would open the tag list over the rest. */}
-        <Stack
-          gap="sm"
-          role="group"
-          aria-label="Filters"
-          tabIndex={-1}
-          data-autofocus
-          style={{ outline: 'none' }}
+        <Suspense
+          fallback={
+            // Where focus lands until the fields arrive (the focus trap wants a target).
+            <Center h={120} tabIndex={-1} data-autofocus style={{ outline: 'none' }}>
+              <Loader size="sm" aria-label="Loading filters" />
+            </Center>
+          }
         >
-          <TagsInput
-            label="Tags"
-            description="Every tag must be present"
-            data={choices?.tags ?? []}
-            value={split(filters.tags)}
-            onChange={(values) => set({ tags: join(values) })}
-            splitChars={[',']}
-            acceptValueOnBlur
-            comboboxProps={{ withinPortal: false }}
-          />
-          <TagsInput
-            label="Topics"
-            description="Every topic must be present"
-            data={choices?.topics ?? []}
-            value={split(filters.topics)}
-            onChange={(values) => set({ topics: join(values) })}
-            splitChars={[',']}
-            acceptValueOnBlur
-            comboboxProps={{ withinPortal: false }}
-          />
-          <SimpleGrid cols={2} spacing="sm">
-            <Select
-              label="License"
-              placeholder="Any license"
-              data={choices?.licenses ?? []}
-              value={filters.license ?? null}
-              onChange={(license) => set({ license: license ?? undefined })}
-              searchable
-              clearable
-              comboboxProps={{ withinPortal: false }}
-            />
-            <TextInput
-              label="Language"
-              placeholder="e.g. Rust"
-              defaultValue={filters.language ?? ''}
-              onBlur={(event) => set({ language: event.currentTarget.value.trim() || undefined })}
-              onKeyDown={(event) => {
-                if (event.key === 'Enter') set({ language: event.currentTarget.value.trim() || undefined });
-              }}
-            />
-            <NumberInput
-              label="Minimum stars"
-              min={0}
-              allowDecimal={false}
-              allowNegative={false}
-              thousandSeparator=","
-              value={filters.min_stars ?? ''}
-              onChange={(value) => set({ min_stars: toNumber(value) })}
-            />
-            <NumberInput
-              label="Maximum stars"
-              min={0}
-              allowDecimal={false}
-              allowNegative={false}
-              thousandSeparator=","
-              value={filters.max_stars ?? ''}
-              onChange={(value) => set({ max_stars: toNumber(value) })}
-              error={
-                filters.min_stars !== undefined &&
-                filters.max_stars !== undefined &&
-                filters.min_stars > filters.max_stars
-                  ? 'Minimum stars cannot be greater than maximum.'
-                  : undefined
-              }
-            />
-            <NumberInput
-              label="Minimum growth (30 days)"
-              description="Stars gained"
-              allowDecimal={false}
-              thousandSeparator=","
-              value={filters.min_growth_30d ?? ''}
-              onChange={(value) => set({ min_growth_30d: toInteger(value) })}
-            />
-          </SimpleGrid>
-          {(['archived', 'gone'] as const).map((key) => (
-            <Group key={key} justify="space-between" gap="xs">
-              <Text size="sm" fw={500} id={`filter-${key}`}>
-                {key === 'archived' ? 'Archived' : 'Gone from GitHub'}
-              </Text>
-              <SegmentedControl
-                size="xs"
-                aria-labelledby={`filter-${key}`}
-                value={toTristate(filters[key])}
-                onChange={(value) => set({ [key]: fromTristate(value) })}
-                data={[
-                  { value: 'any', label: 'Any' },
-                  { value: 'only', label: 'Only' },
-                  { value: 'hide', label: 'Hide' },
-                ]}
-              />
-            </Group>
-          ))}
-        </Stack>
+          <FilterFields filters={filters} onChange={onChange} choices={choices} />
+        </Suspense>
       </Popover.Dropdown>
     </Popover>
   );

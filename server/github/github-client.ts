@@ -178,6 +178,13 @@ export class GitHubClient {
     return readStarHistory(this.#rest, fullName, token, options);
   }
 
+  /** The top contributor's share of contributions, conditional on its ETag (`RestClient`). */
+  topContributorShare(
+    ...args: Parameters<RestClient['topContributorShare']>
+  ): ReturnType<RestClient['topContributorShare']> {
+    return this.#reads.topContributorShare(...args);
+  }
+
   /** What the health signals need, by GraphQL, ≤ 25 repositories a query (`health-query.ts`). */
   fetchHealth(
     token: string,

@@ -310,6 +310,38 @@ export class RestClient {
     return this.#contributorCount(token, { owner, repo }, fullName, options.deadline, options.etag);
   }
 
+  /**
+   * The top contributor's share of the contributions on the first page of contributors (the 100
+   * who contributed most, GitHub's order), for the health signals; conditional on the stored
+   * `etag` (`{ notModified: true }`). Null when GitHub can't list them (an empty repository, or
+   * one too large to list).
+   */
+  async topContributorShare(
+    fullName: string,
+    token: string | null,
+    options: PaceOption & { etag?: string } = {},
+  ): Promise<{ notModified: true } | { share: number | null; etag?: string }> {
+    const [owner, repo] = splitFullName(fullName);
+    try {
+      const answer = await this.#rest.call<{ contributions?: number }[] | undefined>({
+        token,
+        route: 'GET /repos/{owner}/{repo}/contributors',
+        params: { owner, repo, per_page: 100 },
+        etag: options.etag,
+        subject: fullName,
+        deadline: options.deadline,
+      });
+      if (answer.status === 304) return { notModified: true };
+      const etag = headerString(answer.headers.etag);
+      const counts = Array.isArray(answer.data) ? answer.data.map((entry) => entry.contributions ?? 0) : [];
+      const total = counts.reduce((sum, count) => sum + count, 0);
+      return { share: total > 0 ? Math.max(...counts) / total : null, etag };
+    } catch (error) {
+      if (error instanceof TooLargeToCount || error instanceof EmptyRepository) return { share: null };
+      throw error;
+    }
+  }
+
   async #contributorCount(
     token: string | null,
     names: Names,

@@ -33,7 +33,8 @@ export interface HealthInputs {
    */
   issueResponses: Measured<number[]>;
   pullRequestsMerged90d: Measured<number>;
-  topContributorShare: Measured<number>;
+  /** With the ETag of the contributors list it was read from (a 304 costs nothing). */
+  topContributorShare: Measured<number> & { etag?: string };
   /** SPDX id; '' when the repository has none, null when unknown. */
   license: Measured<string>;
   securityPolicy: Measured<boolean>;

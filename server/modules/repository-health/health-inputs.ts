@@ -13,10 +13,17 @@ const ISSUES_READ = 10;
  * and, when GitHub's health query answered, what it said. Without that answer the signals only
  * the health query gives stay unknown: never guessed (docs/health.md).
  */
+/** What GitHub said: the health query's answer, and the contributors list's when it was read. */
+export interface GitHubRead {
+  health: GitHubHealth;
+  at: string;
+  share?: { notModified: true } | { share: number | null; etag?: string };
+}
+
 export function gatherInputs(
   row: RepositoryRow,
   storedReleases: string[],
-  github: { health: GitHubHealth; at: string } | null,
+  github: GitHubRead | null,
   previous: HealthInputs | null,
   now: Date,
 ): HealthInputs {
@@ -70,5 +77,13 @@ export function gatherInputs(
     },
     license: { value: health.license, at },
     securityPolicy: { value: health.securityPolicy, at },
+    topContributorShare: shareOf(github.share, inputs.topContributorShare, at),
   };
+}
+
+/** A fresh read, a 304 (the kept value, confirmed now), or nothing read (kept as it was). */
+function shareOf(read: GitHubRead['share'], kept: HealthInputs['topContributorShare'], at: string) {
+  if (!read) return kept;
+  if ('notModified' in read) return { ...kept, at };
+  return { value: read.share, at, ...(read.etag ? { etag: read.etag } : {}) };
 }

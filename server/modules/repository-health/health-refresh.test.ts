@@ -38,12 +38,34 @@ afterAll(async () => {
   await t?.close();
 });
 
+/**
+ * Runs as the job queue chains them: a run that yields (GitHub's pace: it never waits) is run
+ * again at its `retryAt`. The repositories read in all.
+ */
+async function runUntilDone(): Promise<number> {
+  let read = 0;
+  for (let runs = 0; runs < 20; runs++) {
+    const outcome = await t.app.services.health.refreshDue({ deadline: Date.now() + 60_000 });
+    read += outcome.read;
+    if (!outcome.retryAt) return read;
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, (outcome.retryAt?.getTime() ?? 0) - Date.now())),
+    );
+  }
+  throw new Error('the health runs did not finish');
+}
+
 describe('a health run with a token', () => {
   it('reads 30 repositories in two queries (25 + 5) and measures every signal the query gives', async () => {
     t.github.resetCounts();
     const outcome = await t.app.services.health.refreshDue({ deadline: Date.now() + 60_000 });
     expect(outcome).toMatchObject({ read: NAMES.length, failed: 0, storedOnly: 0 });
     expect(t.github.counts.get('POST /graphql')).toBe(2);
+    // The contributor share is REST: one list of the top 100 a repository (the counts the
+    // import's background jobs ask for are lists of one).
+    const shareLists = () =>
+      t.github.requests.filter((request) => request.path.includes('/contributors?per_page=100'));
+    expect(shareLists()).toHaveLength(NAMES.length);
     const queries = t.github.requests.filter((request) => request.key === 'POST /graphql');
     expect(queries.map((request) => request.aliases)).toEqual([25, 5]);
 
@@ -62,6 +84,7 @@ describe('a health run with a token', () => {
       'days_since_last_commit',
       'commits_90d',
       'pull_requests_merged_90d',
+      'top_contributor_share',
       'license',
       'security_policy',
     ])
@@ -69,12 +92,28 @@ describe('a health run with a token', () => {
     expect(health.grade).not.toBe('unknown');
     expect(health.score).toEqual(expect.any(Number));
 
+    const share = health.signals.find((signal) => signal.key === 'top_contributor_share')?.value as number;
+    expect(share).toBeGreaterThan(0);
+    expect(share).toBeLessThanOrEqual(1);
+
     // Fresh for a week: a second run asks GitHub nothing.
     t.github.resetCounts();
     expect(await t.app.services.health.refreshDue({ deadline: Date.now() + 60_000 })).toMatchObject({
       read: 0,
     });
     expect(t.github.counts.get('POST /graphql') ?? 0).toBe(0);
+
+    // A week later the contributors lists are asked again with their ETags: unchanged, free.
+    await t.app.db
+      .updateTable('repository_health')
+      .set({ due_at: new Date(0).toISOString() })
+      .execute();
+    t.github.resetCounts();
+    // (GitHub's pace may end a run before every list is read: those are read again on the next.)
+    expect(await runUntilDone()).toBeGreaterThanOrEqual(NAMES.length);
+    const asked = new Set(shareLists().map((request) => request.path));
+    expect(asked.size).toBe(NAMES.length);
+    expect(new Set(shareLists().map((request) => request.status))).toEqual(new Set([304]));
   });
 
   it('the query is one GraphQL document GitHub’s schema accepts for any repository name', () => {

@@ -21,7 +21,7 @@ import { findRepositoryById, listAccessHolders } from '../../repository/reposito
 import type { MeService } from '../me/me.service.ts';
 import * as queries from './health.queries.ts';
 import { assessHealth, FORMULA_VERSION, GRADE_ORDER, type HealthInputs } from './health-formula.ts';
-import { gatherInputs } from './health-inputs.ts';
+import { type GitHubRead, gatherInputs } from './health-inputs.ts';
 
 export const healthRefreshJob = jobKind('health:refresh', z.object({}));
 export const healthRescoreJob = jobKind('health:rescore', z.object({}));
@@ -38,6 +38,8 @@ const HEALTH_QUOTA_BUDGET = 0.25;
 const QUERY_COST = 4;
 /** Repositories a run considers at a time. */
 const CANDIDATES = 100;
+/** How long a contributors list waits for a REST turn before the run yields to GitHub's pace. */
+const SHARE_PACE_WAIT_MS = 5000;
 /** Repositories scored again per transaction after a formula change. */
 const RESCORE_BATCH = 500;
 
@@ -233,14 +235,26 @@ export class RepositoryHealthService {
               return { ...outcome, retryAt: error.resetAt ?? github.quotaResetOf(token) };
             throw error;
           }
+          let paceAt: Date | null = null;
           for (const row of batch) {
             const answer = answers.get(row.full_name);
             if (answer && !(answer instanceof GitHubError)) {
+              // The contributor share is REST: once GitHub's pace says "later", the rest of the
+              // batch keeps the share it had, and the run ends after storing what it read.
+              const share = paceAt
+                ? undefined
+                : await this.#readShare(row, token).catch((error: unknown) => {
+                    // GitHub's pace or quota ends the run; any other failure keeps the share it had.
+                    paceAt = paceEta(error, clock);
+                    return undefined;
+                  });
+              // Read without its share (GitHub's pace said "later"): due again when the pace frees.
+              const dueAt = paceAt ? (paceAt as Date).toISOString() : this.#nextDue();
               await this.#assess(
                 db,
                 row,
-                { health: answer, at: isoNow(clock) },
-                { due_at: this.#nextDue(), failures: 0 },
+                { health: answer, at: isoNow(clock), share },
+                { due_at: dueAt, failures: 0 },
               );
               outcome.read += 1;
             } else {
@@ -248,10 +262,25 @@ export class RepositoryHealthService {
               outcome.failed += 1;
             }
           }
+          if (paceAt) return { ...outcome, retryAt: paceAt };
         }
       }
     }
     return { ...outcome, retryAt: clock.now() };
+  }
+
+  /**
+   * The contributors list, conditional on the ETag it was last read with. It waits for a REST
+   * turn at most SHARE_PACE_WAIT_MS (GitHub's 900 a minute are one every 67 ms): the health
+   * query's answer for the repository is in hand, and a later run would ask it again.
+   */
+  async #readShare(row: RepositoryRow, token: string): Promise<GitHubRead['share']> {
+    const stored = await queries.findHealth(this.#deps.db, row.id);
+    const etag = stored ? (JSON.parse(stored.inputs) as HealthInputs).topContributorShare?.etag : undefined;
+    return this.#deps.github.topContributorShare(row.full_name, token, {
+      deadline: nowMs(this.#deps.clock),
+      etag,
+    });
   }
 
   #nextDue(): string {
@@ -273,7 +302,7 @@ export class RepositoryHealthService {
   async #assess(
     db: Kysely<Database>,
     row: RepositoryRow,
-    github: { health: GitHubHealth; at: string } | null,
+    github: GitHubRead | null,
     changes: Partial<queries.HealthRow> = {},
   ): Promise<queries.HealthRow> {
     return inTransaction(db, (trx) => this.#assessIn(trx, row, github, changes));
@@ -282,7 +311,7 @@ export class RepositoryHealthService {
   async #assessIn(
     db: Kysely<Database>,
     row: RepositoryRow,
-    github: { health: GitHubHealth; at: string } | null,
+    github: GitHubRead | null,
     changes: Partial<queries.HealthRow>,
   ): Promise<queries.HealthRow> {
     const now = this.#deps.clock.now();

@@ -2,11 +2,12 @@
  * The first screens in Chromium (issue 23 item 2, docs/benchmarks.md): the built app (run
  * `npm run build` first) on SQLite with a seeded catalogue, then
  * - the JS and CSS transferred for `#/` and `#/login` on a cold cache, as Chromium receives them
- *   (CDP `Network.loadingFinished` encodedDataLength: gzip bodies and headers);
+ *   (CDP `Network.loadingFinished` encodedDataLength: the compressed bodies — the build's
+ *   precompressed `.br` files — and each file's response headers);
  * - the JS and CSS transferred from `#/login` through sign-in to the list's first row (cold cache);
  * - a new tab on `#/home` with a stored session and a warm cache: navigation → first list row.
- * Not a test: it reports, it never fails (the byte budgets are asserted exactly by
- * web/first-load-size.test.ts on the build's manifest).
+ * Not a test: it reports, it never fails (the bodies are held exactly by
+ * scripts/check-first-load.ts on the build's manifest, which `npm test` runs).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

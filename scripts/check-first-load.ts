@@ -27,8 +27,8 @@ export interface Screen {
   /** The issue's budget, in kB (1,000 bytes) as sent (brotli). */
   budget: number;
   /**
-   * What the check holds today while the budget is not met yet: a screen past it fails the
-   * test command. Lowered to the budget once the figure is under it.
+   * What the check holds: today's figure (rounded up to 0.1 kB), so that a screen growing past it
+   * fails the test command even under its budget; raised only with a reason in the commit.
    */
   ceiling: number;
 }
@@ -38,9 +38,9 @@ export interface Screen {
  * a route module with the app's modules and libraries it imports), by name.
  */
 export const SCREENS: Screen[] = [
-  { name: 'landing #/', chunks: ['landing'], budget: 150, ceiling: 123.0 },
-  { name: 'sign-in #/login', chunks: ['sign-in'], budget: 150, ceiling: 133.0 },
-  { name: 'sign-in → list #/home', chunks: ['sign-in', 'member'], budget: 250, ceiling: 260.5 },
+  { name: 'landing #/', chunks: ['landing'], budget: 150, ceiling: 123.1 },
+  { name: 'sign-in #/login', chunks: ['sign-in'], budget: 150, ceiling: 133.1 },
+  { name: 'sign-in → list #/home', chunks: ['sign-in', 'member'], budget: 250, ceiling: 249.9 },
 ];
 
 /** A chunk made by a `codeSplitting` group of vite.config.ts, by its name (`sign-in`). */
@@ -126,13 +126,12 @@ if (import.meta.main) {
   console.log('| screen | JS + CSS, brotli as sent | files | budget | check |');
   console.log('|---|---|---|---|---|');
   for (const { screen, kb, files } of measureScreens(distDir)) {
-    const limit = Math.min(screen.budget, screen.ceiling);
     const verdict =
-      kb <= screen.budget
-        ? 'budget met'
-        : kb <= screen.ceiling
-          ? `budget missed by ${(kb - screen.budget).toFixed(1)} kB; held at ${screen.ceiling} kB`
-          : `**over ${limit} kB**`;
+      kb > screen.ceiling
+        ? `**over the ${screen.ceiling} kB it is held at**`
+        : kb <= screen.budget
+          ? `budget met; held at ${screen.ceiling} kB`
+          : `budget missed by ${(kb - screen.budget).toFixed(1)} kB; held at ${screen.ceiling} kB`;
     if (kb > screen.ceiling) failed += 1;
     console.log(`| ${screen.name} | ${kb.toFixed(1)} kB | ${files} | ≤ ${screen.budget} kB | ${verdict} |`);
   }

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconLayoutGrid, IconList, IconPlus, IconSearch } from '@tabler/icons-react';
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   CARD_DENSITIES,
@@ -35,8 +35,6 @@ import { FilterMenu } from '../components/filter-menu.tsx';
 import { RepositoryCards } from '../components/repository-cards.tsx';
 import { RepositoryTable } from '../components/repository-table.tsx';
 import { SavedViewControls } from '../components/saved-view-controls.tsx';
-import { SelectionBar } from '../components/selection-bar.tsx';
-import { SortControl } from '../components/sort-control.tsx';
 import {
   type FilterChip,
   filterChips,
@@ -50,6 +48,16 @@ import {
   writeListView,
 } from '../lib/list-view.ts';
 import { useIncrementalCount } from '../lib/use-incremental-count.ts';
+
+// Loaded when first shown (docs/architecture.md#web-app): the selection bar once something is
+// selected, the sort select in the cards view. Both render Mantine's Combobox (TagsInput,
+// Select), which the table's first screen does not show.
+const SelectionBar = lazy(() =>
+  import('../components/selection-bar.tsx').then((module) => ({ default: module.SelectionBar })),
+);
+const SortControl = lazy(() =>
+  import('../components/sort-control.tsx').then((module) => ({ default: module.SortControl })),
+);
 
 const NO_ROWS: RepositorySummary[] = [];
 
@@ -147,6 +155,9 @@ export default function RepositoryListRoute() {
   const [active, setActive] = useState<number | null>(null);
   // The selection for bulk actions (docs/product.md#bulk-actions), by full name.
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  // Once shown, the bar stays mounted, so that it leaves with its transition.
+  const [selectionBarWanted, setSelectionBarWanted] = useState(false);
+  if (selected.size > 0 && !selectionBarWanted) setSelectionBarWanted(true);
   const onSelect = useCallback((ids: string[], on: boolean) => {
     setSelected((current) => {
       const next = new Set(current);
@@ -259,7 +270,9 @@ export default function RepositoryListRoute() {
             />
           )}
           {effectiveView === 'cards' && (
-            <SortControl sort={view.sort} onChange={(sort) => update({ sort })} />
+            <Suspense fallback={<Box w={200} h={59} />}>
+              <SortControl sort={view.sort} onChange={(sort) => update({ sort })} />
+            </Suspense>
           )}
           {effectiveView === 'cards' && !isPhone && (
             <Stack gap={4}>
@@ -366,7 +379,11 @@ export default function RepositoryListRoute() {
           </Stack>
         )}
       </Stack>
-      <SelectionBar selected={[...selected]} onClear={() => setSelected(new Set())} compact={isPhone} />
+      {selectionBarWanted && (
+        <Suspense fallback={null}>
+          <SelectionBar selected={[...selected]} onClear={() => setSelected(new Set())} compact={isPhone} />
+        </Suspense>
+      )}
     </PageContainer>
   );
 }

@@ -90,6 +90,9 @@ export const CHUNK_GROUPS: { name: string; roots?: string[]; test?: RegExp }[] =
   // zod: the list checks answers with it, and so do the account screens (register, reset
   // password); as a chunk of its own, neither loads the other's code with it.
   { name: 'contract', test: /[\\/]node_modules[\\/]zod[\\/]/ },
+  // The auth schema and password rules, which the account screens and the signed-in screens
+  // share: alone, so the list does not load the account screens' chunk for them.
+  { name: 'auth-schema', test: /[\\/]shared[\\/](schemas[\\/]auth|password-rules)\.ts$/ },
   {
     name: 'account',
     roots: [

@@ -1,19 +1,8 @@
-import { Group, Kbd, Modal, Table, Text } from '@mantine/core';
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useKeyboardShortcuts } from '#web/lib/keyboard.ts';
 
-/** Every shortcut, as the help lists them (docs/product.md#keyboard-shortcuts). */
-export const SHORTCUTS: { keys: string[]; action: string }[] = [
-  { keys: ['/'], action: 'Search the repository list' },
-  { keys: ['j'], action: 'Next repository in the list' },
-  { keys: ['k'], action: 'Previous repository in the list' },
-  { keys: ['Enter'], action: 'Open the selected repository' },
-  { keys: ['g', 'h'], action: 'Go to the repositories' },
-  { keys: ['g', 't'], action: 'Go to tags' },
-  { keys: ['g', 's'], action: 'Go to statistics' },
-  { keys: ['?'], action: 'Show these shortcuts' },
-];
+const ShortcutsHelp = lazy(() => import('./shortcuts-help.tsx'));
 
 const GO_TO: Record<string, string> = { h: '/home', t: '/tags', s: '/stats' };
 /** How long 'g' waits for its second key. */
@@ -27,6 +16,8 @@ const SEQUENCE_MS = 1_500;
 export function KeyboardShortcuts() {
   const navigate = useNavigate();
   const [helpOpen, setHelpOpen] = useState(false);
+  // Mounted from the first '?' on, so that it closes with its transition.
+  const [helpWanted, setHelpWanted] = useState(false);
   const pendingGo = useRef(0);
 
   useKeyboardShortcuts((key) => {
@@ -44,6 +35,7 @@ export function KeyboardShortcuts() {
     }
     if (key === '?') {
       setHelpOpen(true);
+      setHelpWanted(true);
       return true;
     }
     if (key === '/') {
@@ -56,33 +48,10 @@ export function KeyboardShortcuts() {
   });
 
   return (
-    <Modal opened={helpOpen} onClose={() => setHelpOpen(false)} title="Keyboard shortcuts" centered>
-      <Table verticalSpacing={6} aria-label="Keyboard shortcuts">
-        <Table.Tbody>
-          {SHORTCUTS.map(({ keys, action }) => (
-            <Table.Tr key={action}>
-              <Table.Td w={110}>
-                <Group gap={4} wrap="nowrap">
-                  {keys.map((key, index) => (
-                    <Group key={key} gap={4} wrap="nowrap">
-                      {index > 0 && (
-                        <Text size="xs" c="dimmed">
-                          then
-                        </Text>
-                      )}
-                      <Kbd>{key}</Kbd>
-                    </Group>
-                  ))}
-                </Group>
-              </Table.Td>
-              <Table.Td>{action}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <Text size="xs" c="dimmed" mt="sm">
-        Shortcuts don't fire while you type in a field.
-      </Text>
-    </Modal>
+    helpWanted && (
+      <Suspense fallback={null}>
+        <ShortcutsHelp opened={helpOpen} onClose={() => setHelpOpen(false)} />
+      </Suspense>
+    )
   );
 }

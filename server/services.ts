@@ -154,6 +154,13 @@ export function buildServices(deps: ServiceDeps) {
     leaseMs: config.syncLeaseMs,
     releases,
   });
+  const health = new RepositoryHealthService({
+    db,
+    github,
+    me,
+    clock,
+    recordEvents: (trx, events, now) => activityRecorder.record(trx, events, now),
+  });
   const sync = new RepositorySyncService({
     db,
     github,
@@ -164,6 +171,7 @@ export function buildServices(deps: ServiceDeps) {
     clock,
     schedule: config.syncSchedule,
     registry,
+    refreshHealth: (repositoryId, token) => health.refreshOne(repositoryId, token),
   });
   const adder = new RepositoryAdder({ db, github, jobs, clock, changes, writer, log });
   const catalogue = new CatalogueService({
@@ -187,14 +195,6 @@ export function buildServices(deps: ServiceDeps) {
     syncScheduled: config.syncSchedule !== null,
     quietMs: deps.historyQuietMs,
     log: log.child({ component: 'history' }),
-  });
-
-  const health = new RepositoryHealthService({
-    db,
-    github,
-    me,
-    clock,
-    recordEvents: (trx, events, now) => activityRecorder.record(trx, events, now),
   });
 
   // ---- who listens to catalogue changes (docs/architecture.md#catalogue-changes) -----------

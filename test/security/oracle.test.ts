@@ -154,6 +154,12 @@ function repositoryCalls(who: Member) {
       put(who, repoPath(name, '/metadata/'), { tags: 'x', notes: 'y' }),
     'GET /repositories/{id}/metrics': (name: string) =>
       inject({ method: 'GET', url: repoPath(name, '/metrics'), headers }),
+    'GET /repositories/{id}/health': (name: string) =>
+      inject({ method: 'GET', url: repoPath(name, '/health'), headers }),
+    'PUT /repositories/{id}/health/override': (name: string) =>
+      put(who, repoPath(name, '/health/override'), { reason: 'Finished' }),
+    'DELETE /repositories/{id}/health/override': (name: string) =>
+      inject({ method: 'DELETE', url: repoPath(name, '/health/override'), headers }),
     'GET /repositories/{id}/commits/': (name: string) =>
       inject({ method: 'GET', url: repoPath(name, '/commits/?limit=5'), headers }),
     'POST /repositories/{id}/comments': (name: string) =>

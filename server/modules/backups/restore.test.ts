@@ -399,10 +399,11 @@ describe('a backup from before stored commits had their own table (migration 202
   /** The source's member and repositories as 2026-11-28-0200 wrote them: commits on the row. */
   function olderBackup(): string {
     const users = before.users ?? [];
-    const repositories = (before.repositories ?? []).map((row, index) => ({
-      ...(row as Record<string, unknown>),
-      recent_commits: index === 0 ? commits : '[]',
-    }));
+    // The columns of 2026-11-28-0200: later migrations' columns left out, the commits in.
+    const repositories = (before.repositories ?? []).map((row, index) => {
+      const { health_score: _score, health_grade: _grade, ...then } = row as Record<string, unknown>;
+      return { ...then, recent_commits: index === 0 ? commits : '[]' };
+    });
     const header = {
       format: BACKUP_FORMAT,
       schema_version: '2026-11-28-0200-repository-totals',

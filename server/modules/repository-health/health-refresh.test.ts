@@ -116,6 +116,47 @@ describe('a health run with a token', () => {
     expect(new Set(shareLists().map((request) => request.status))).toEqual(new Set([304]));
   });
 
+  it('a member’s “Update from GitHub” reads the health signals too, at once', async () => {
+    const name = NAMES[2] as string;
+    const readAt = async () =>
+      (
+        await t.app.db
+          .selectFrom('repository_health')
+          .innerJoin('repositories', 'repositories.id', 'repository_health.repository_id')
+          .select('repository_health.github_read_at')
+          .where('repositories.full_name', '=', name)
+          .executeTakeFirstOrThrow()
+      ).github_read_at;
+    // Read two hours ago, and GitHub has news since (the double's later snapshot).
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000).toISOString();
+    await t.app.db.updateTable('repository_health').set({ github_read_at: twoHoursAgo }).execute();
+    t.github.setSnapshot('2026-08-22');
+    const before = await readAt();
+    t.github.resetCounts();
+    const updated = await t.app.inject({
+      method: 'PUT',
+      url: repoPath(name),
+      headers: { ...member.headers, 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(updated.statusCode, updated.body).toBe(200);
+    const graphql = t.github.requests.filter((request) => request.key === 'POST /graphql');
+    expect(graphql.map((request) => request.aliases)).toEqual([1]);
+    expect(await readAt()).not.toBe(before);
+
+    // Again at once: read within the hour, so the update alone.
+    t.github.setSnapshot('2025-08-01');
+    t.github.resetCounts();
+    const again = await t.app.inject({
+      method: 'PUT',
+      url: repoPath(name),
+      headers: { ...member.headers, 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(t.github.counts.get('POST /graphql') ?? 0).toBe(0);
+  });
+
   it('the query is one GraphQL document GitHub’s schema accepts for any repository name', () => {
     const query = buildHealthQuery(['a/b', 'quote"s/na\\me']);
     expect(query).toContain('r1: repository(owner: "quote\\"s", name: "na\\\\me")');

@@ -38,6 +38,10 @@ const HEALTH_QUOTA_BUDGET = 0.25;
 const QUERY_COST = 4;
 /** Repositories a run considers at a time. */
 const CANDIDATES = 100;
+/** A member's update reads the health signals again only when the last read is older than this. */
+const MANUAL_FRESH_MS = 3600_000;
+/** How long a member's update waits for GitHub's pace to read the health signals too. */
+const MANUAL_WAIT_MS = 2000;
 /** How long a contributors list waits for a REST turn before the run yields to GitHub's pace. */
 const SHARE_PACE_WAIT_MS = 5000;
 /** Repositories scored again per transaction after a formula change. */
@@ -172,6 +176,38 @@ export class RepositoryHealthService {
       after = rows.at(-1)?.repository_id ?? after;
     }
     return { rescored, done: false };
+  }
+
+  /**
+   * A member's "Update from GitHub": the repository's health query and contributors list at
+   * once, with the member's token, waiting at most MANUAL_WAIT_MS for GitHub's pace. Anything
+   * GitHub can't answer now leaves the stored health as it was (the weekly read comes anyway).
+   */
+  async refreshOne(repositoryId: number, token: string): Promise<void> {
+    const { db, github, clock } = this.#deps;
+    const row = await findRepositoryById(db, repositoryId);
+    if (!row) return;
+    // Read in the last hour already: GraphQL has no conditional request, so not again now.
+    const readAt = (await queries.findHealth(db, repositoryId))?.github_read_at;
+    if (readAt && nowMs(clock) - Date.parse(readAt) < MANUAL_FRESH_MS) return;
+    try {
+      const since = addMs(clock.now(), -HEALTH_WINDOW_DAYS * 86_400_000);
+      const deadline = nowMs(clock) + MANUAL_WAIT_MS;
+      const answer = (await github.fetchHealth(token, [row.full_name], since, { deadline })).get(
+        row.full_name,
+      );
+      if (!answer || answer instanceof GitHubError) return;
+      const share = await this.#readShare(row, token).catch(() => undefined);
+      await this.#assess(
+        db,
+        row,
+        { health: answer, at: isoNow(clock), share },
+        { due_at: this.#nextDue(), failures: 0 },
+      );
+    } catch (error) {
+      if (paceEta(error, clock) || error instanceof GitHubError) return;
+      throw error;
+    }
   }
 
   /** Whether some repository's health was scored by an older formula version. */

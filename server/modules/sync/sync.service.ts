@@ -57,6 +57,8 @@ export interface RepositorySyncDeps {
   schedule: string | null;
   /** Every kind of background work, for the admin's overview. */
   registry: Pick<JobRegistry, 'report'>;
+  /** A member's update reads the repository's health signals too (the health module). */
+  refreshHealth?: (repositoryId: number, token: string) => Promise<void>;
 }
 
 /** The engine's next wake-up under SYNC_SCHEDULE, or null when it is off. */
@@ -92,8 +94,9 @@ export class RepositorySyncService {
     }
     const token = row.private === 1 ? personal : github.tokenFor(personal);
     let fetched: { snapshot: RepositorySnapshot; etags: Etags };
+    const stored = await storedState(db, row);
     try {
-      fetched = await github.fetchRepository(row.full_name, token, await storedState(db, row));
+      fetched = await github.fetchRepository(row.full_name, token, stored);
     } catch (error) {
       if (error instanceof PaceWait) {
         await queries.scheduleAt(db, row.id, error.eta);
@@ -119,6 +122,10 @@ export class RepositorySyncService {
         `${row.full_name} now names a different repository on GitHub. The stored data is kept and marked as gone.`,
       );
     }
+    // Its health signals at once when GitHub had news (docs/health.md): an unchanged repository
+    // costs a token nothing (ETags), and GraphQL has no conditional request.
+    const changed = JSON.stringify(fetched.snapshot) !== JSON.stringify(stored.snapshot);
+    if (token && changed) await this.#deps.refreshHealth?.(row.id, token);
     return this.#deps.catalogueQuery.present(row.id);
   }
 

@@ -71,10 +71,9 @@ const sharedDir = fileURLToPath(new URL('./shared/', import.meta.url));
  * they load on demand (the toggle's tooltip, notifications, the account screens) come first and
  * never import a signed-in chunk; the list loads the sign-in chunk anyway (a member has signed
  * in), and with it the landing page's chunk (its cards and icons), the tooltip's (floating-ui,
- * which the list's menus and inputs use too) and the account screens' (the auth schema and
- * icons): three files rather than a dozen of the modules they share. Every other lazily loaded
- * module (the other signed-in screens, the filter menu's fields) stays Rolldown's to split,
- * importing these chunks.
+ * which the list's menus use too), zod's and the auth schema's: a few files rather than a dozen
+ * of the modules they share. Every other lazily loaded module (the other signed-in screens, the
+ * parts of the list loaded on first use) stays Rolldown's to split, importing these chunks.
  */
 export const CHUNK_GROUPS: { name: string; roots?: string[]; test?: RegExp }[] = [
   { name: 'landing', roots: ['features/landing/routes/landing.tsx'] },

@@ -477,6 +477,7 @@ const screens: Screen[] = [
               issues: 900,
               commits: 83_000 + i * 20,
               contributors: 480,
+              health_score: 70 + (i % 5),
             })),
             history: { status: 'none', backfilled_at: null, message: null },
           },

@@ -44,14 +44,14 @@ async function health() {
   return healthResponseSchema.parse(response.json()).health;
 }
 const run = () => t.app.services.health.refreshDue({ deadline: Date.now() + 60_000 });
-const valueOf = (assessed: Awaited<ReturnType<typeof health>>, key: string) =>
+const signalValue = (assessed: Awaited<ReturnType<typeof health>>, key: string) =>
   assessed.signals.find((signal) => signal.key === key)?.value;
 
 it('active, then a year without commits, pull requests or answers: the grade falls, once', async () => {
   expect(await run()).toMatchObject({ read: 1, failed: 0 });
   const active = await health();
-  expect(valueOf(active, 'commits_90d')).toBeGreaterThan(0);
-  expect(valueOf(active, 'days_since_last_commit')).toBeLessThan(30);
+  expect(signalValue(active, 'commits_90d')).toBeGreaterThan(0);
+  expect(signalValue(active, 'days_since_last_commit')).toBeLessThan(30);
   expect(['healthy', 'watch']).toContain(active.grade);
 
   clock.advance(387 * DAY_S); // 2026-08-24
@@ -61,9 +61,9 @@ it('active, then a year without commits, pull requests or answers: the grade fal
   // Due again after a week (or at once after a new commit): a week has long passed.
   expect(await run()).toMatchObject({ read: 1, failed: 0 });
   const quiet = await health();
-  expect(valueOf(quiet, 'commits_90d')).toBe(0);
-  expect(valueOf(quiet, 'pull_requests_merged_90d')).toBe(0);
-  expect(valueOf(quiet, 'days_since_last_commit')).toBeGreaterThan(365);
+  expect(signalValue(quiet, 'commits_90d')).toBe(0);
+  expect(signalValue(quiet, 'pull_requests_merged_90d')).toBe(0);
+  expect(signalValue(quiet, 'days_since_last_commit')).toBeGreaterThan(365);
   expect(quiet.grade).toBe('at_risk');
   expect(quiet.score).toBeLessThan(active.score ?? 0);
 

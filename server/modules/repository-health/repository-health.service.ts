@@ -314,7 +314,7 @@ export class RepositoryHealthService {
     const stored = await queries.findHealth(this.#deps.db, row.id);
     const etag = stored ? (JSON.parse(stored.inputs) as HealthInputs).topContributorShare?.etag : undefined;
     return this.#deps.github.topContributorShare(row.full_name, token, {
-      deadline: nowMs(this.#deps.clock),
+      deadline: nowMs(this.#deps.clock) + SHARE_PACE_WAIT_MS,
       etag,
     });
   }

@@ -678,7 +678,17 @@ describe('star growth history', () => {
     const { user } = openDetail(undefined, {
       [`GET ${PATH}/metrics`]: () =>
         jsonResponse({
-          metrics: [{ day: '2026-08-22', stars: 10, forks: 2, issues: 0, commits: 5, contributors: 1 }],
+          metrics: [
+            {
+              day: '2026-08-22',
+              stars: 10,
+              forks: 2,
+              issues: 0,
+              commits: 5,
+              contributors: 1,
+              health_score: null,
+            },
+          ],
           history: { status: 'none', backfilled_at: null, message: null },
         }),
     });
@@ -699,6 +709,7 @@ describe('star growth history', () => {
       issues: 0,
       commits: 1,
       contributors: 1,
+      health_score: 80,
     });
     const { user } = openDetail(buildRepository({ id: FULL_NAME, private: true }), {
       [`GET ${PATH}/metrics`]: () =>

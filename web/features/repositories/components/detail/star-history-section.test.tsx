@@ -40,7 +40,15 @@ function backfilledHistory(): MetricPoint[] {
       contributors: null,
       health_score: null,
     });
-  points.push({ day: daysAgo(0), stars: 2000, forks: 40, issues: 7, commits: 900, contributors: 12, health_score: null });
+  points.push({
+    day: daysAgo(0),
+    stars: 2000,
+    forks: 40,
+    issues: 7,
+    commits: 900,
+    contributors: 12,
+    health_score: null,
+  });
   return points;
 }
 

@@ -155,22 +155,46 @@ export class RepositoryHealthService {
       const rows = await queries.outdatedHealth(db, FORMULA_VERSION, after, RESCORE_BATCH);
       if (rows.length === 0) return { rescored, done: true };
       const now = clock.now();
+      const computedAt = now.toISOString();
       await inTransaction(db, async (trx) => {
-        for (const row of rows) {
+        // One statement for the batch's scores, the list's columns and the day's metrics.
+        const scored = rows.map((row) => {
           const inputs = JSON.parse(row.inputs) as HealthInputs;
           const result = assessHealth(
             inputs,
             now,
             row.override_reason ? { reason: row.override_reason } : null,
           );
-          await this.#store(trx, row.repository_id, row.grade, {
+          return { row, result };
+        });
+        await queries.updateScores(
+          trx,
+          scored.map(({ row, result }) => ({
+            repository_id: row.repository_id,
             score: result.score,
             grade: result.grade,
-            formula_version: FORMULA_VERSION,
             signals: JSON.stringify(result.signals),
-            computed_at: now.toISOString(),
-          });
+          })),
+          FORMULA_VERSION,
+          computedAt,
+        );
+        for (const { row, result } of scored) {
+          if (!isRanked(row.grade) || !dropped(row.grade, result.grade)) continue;
+          await this.#deps.recordEvents(
+            trx,
+            [
+              {
+                type: 'health_dropped',
+                repository_id: row.repository_id,
+                data: { from: row.grade, to: result.grade, score: result.score },
+              },
+            ],
+            computedAt,
+          );
         }
+        const ids = rows.map((row) => row.repository_id);
+        await queries.copyToRows(trx, ids);
+        await queries.copyToDailyMetrics(trx, ids, computedAt.slice(0, 10));
       });
       rescored += rows.length;
       after = rows.at(-1)?.repository_id ?? after;
@@ -376,18 +400,6 @@ export class RepositoryHealthService {
     await queries.saveHealth(db, stored);
     await this.#recorded(db, row.id, existing?.grade, stored);
     return stored;
-  }
-
-  /** A rescored row's new score and grade, on its row and the day's metrics, with its event. */
-  async #store(
-    db: Kysely<Database>,
-    repositoryId: number,
-    from: HealthGrade,
-    changes: Pick<queries.HealthRow, 'score' | 'grade' | 'formula_version' | 'signals' | 'computed_at'>,
-  ): Promise<void> {
-    await queries.updateHealth(db, repositoryId, changes);
-    await queries.keepOnRow(db, repositoryId, changes.score, changes.grade);
-    await this.#recorded(db, repositoryId, from, changes);
   }
 
   /** The day's score on the metrics, and `health_dropped` when the grade fell. */

@@ -140,7 +140,10 @@ export function outdatedHealth(db: Db, formulaVersion: number, after: number, li
     .execute();
 }
 
-/** The stored scores and grades of `ids` onto their repositories' rows, in one statement. */
+/**
+ * The stored scores and grades of `ids` onto their repositories' rows, in one statement; rows
+ * already showing them are left alone (on PostgreSQL every update leaves a dead row version).
+ */
 export async function copyToRows(db: Db, ids: number[]): Promise<void> {
   await db
     .updateTable('repositories')
@@ -155,6 +158,16 @@ export async function copyToRows(db: Db, ids: number[]): Promise<void> {
         .whereRef('repository_health.repository_id', '=', 'repositories.id'),
     }))
     .where('id', 'in', ids)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('repository_health')
+          .select('repository_health.repository_id')
+          .whereRef('repository_health.repository_id', '=', 'repositories.id')
+          .where(
+            sql<boolean>`(repository_health.score is distinct from repositories.health_score or repository_health.grade is distinct from repositories.health_grade)`,
+          ),
+      ),
+    )
     .execute();
 }
 

@@ -222,6 +222,8 @@ describe('a new formula version', () => {
   it('scores every repository again from its stored inputs, without asking GitHub', async () => {
     const before = await healthOf(bob, 'facebook/react');
     await t.app.db.updateTable('repository_health').set({ formula_version: 0, signals: '[]' }).execute();
+    // The list's copy of the score is brought along where it differs.
+    await t.app.db.updateTable('repositories').set({ health_score: null }).execute();
     expect(await t.app.services.health.hasOutdated()).toBe(true);
     t.github.resetCounts();
     const outcome = await t.app.services.health.rescoreOutdated({ deadline: Date.now() + 30_000 });
@@ -231,6 +233,11 @@ describe('a new formula version', () => {
     const after = await healthOf(bob, 'facebook/react');
     expect(after).toMatchObject({ formula_version: 1, score: before.score, grade: before.grade });
     expect(after.signals).toHaveLength(11);
+    const rows = (await call(bob, 'GET', '/repositories/?sort=health')).json().repositories;
+    expect(rows.find((row: { id: string }) => row.id === 'facebook/react').health).toEqual({
+      score: before.score,
+      grade: before.grade,
+    });
   });
 });
 

@@ -257,7 +257,9 @@ describe('query plans use the indexes', () => {
     async (sort) => {
       for (const order of ['asc', 'desc'] as const) {
         const choice = resolveSort({ sort, order });
-        const key = ['stars', 'forks', 'issues', 'commits', 'growth_7d', 'growth_30d'].includes(sort)
+        const key = ['stars', 'forks', 'issues', 'commits', 'growth_7d', 'growth_30d', 'health'].includes(
+          sort,
+        )
           ? 5
           : 'm';
         const query = valuesPageQuery(source.db, admin, normalizeFilters({}), choice, 51, { key, id: 10 });

@@ -35,7 +35,7 @@ export function snapshotNowMs(snapshot: SnapshotDate): number {
   return Date.parse(`${snapshot}T00:00:00Z`) + DAY_MS - 1000;
 }
 
-/** `isSecurityPolicyEnabled`: a SECURITY.md; about six repositories in ten, likelier with stars. */
+/** `isSecurityPolicyEnabled` (the repository publishes a security policy): about six in ten, likelier with stars. */
 export function securityPolicyEnabled(repo: DoubleRepository): boolean {
   if (repo.isEmpty) return false;
   const lift = Math.min(0.15, Math.log10(Math.max(1, repo.stars)) / 40);

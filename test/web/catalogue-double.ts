@@ -1,3 +1,4 @@
+import { ADVISORY_SEVERITIES, SEVERITY_RANK } from '#shared/schemas/advisories.ts';
 /**
  * The catalogue calls of the API (docs/product.md#catalogue-queries) answered from an in-memory
  * list, for component tests: `GET /repositories/` one page at a time with keyset-like cursors,
@@ -19,6 +20,7 @@ import {
   catalogueFilterQuerySchema,
   catalogueListQuerySchema,
   defaultCatalogueOrder,
+  parseHealthGrades,
   type TagsResponse,
 } from '#shared/schemas/catalogue.ts';
 import type { RepositorySummary } from '#shared/schemas/repositories.ts';
@@ -85,6 +87,17 @@ function matches(row: RepositorySummary, filters: Partial<CatalogueFilters>, vie
     (row.growth.stars_30d === null || row.growth.stars_30d < filters.min_growth_30d)
   )
     return false;
+  const grades = filters.health ? (parseHealthGrades(filters.health) ?? []) : [];
+  if (grades.length > 0 && !grades.includes(row.health.grade)) return false;
+  if (filters.advisories !== undefined) {
+    const floor = SEVERITY_RANK[filters.advisories];
+    if (
+      !ADVISORY_SEVERITIES.some(
+        (severity) => row.open_advisories[severity] > 0 && SEVERITY_RANK[severity] >= floor,
+      )
+    )
+      return false;
+  }
   if (filters.archived !== undefined && row.archived !== filters.archived) return false;
   if (filters.gone !== undefined && row.gone !== filters.gone) return false;
   if (filters.added_by === 'me' && row.user_id !== viewerId) return false;

@@ -1,5 +1,6 @@
 import {
   Group,
+  MultiSelect,
   NumberInput,
   SegmentedControl,
   Select,
@@ -10,7 +11,10 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useEffect, useRef } from 'react';
+import { ADVISORY_SEVERITIES, type AdvisorySeverity } from '#shared/schemas/advisories.ts';
 import type { CatalogueStats } from '#shared/schemas/catalogue.ts';
+import { HEALTH_GRADES } from '#shared/schemas/health.ts';
+import { GRADE_LABELS, SEVERITY_LABELS } from '#web/components/health-badge.tsx';
 import type { ListFilters } from '../lib/list-view.ts';
 
 type Tristate = 'any' | 'only' | 'hide';
@@ -132,6 +136,26 @@ export default function FilterFields({
           thousandSeparator=","
           value={filters.min_growth_30d ?? ''}
           onChange={(value) => set({ min_growth_30d: toInteger(value) })}
+        />
+        <MultiSelect
+          label="Health"
+          placeholder={split(filters.health).length === 0 ? 'Any grade' : undefined}
+          data={HEALTH_GRADES.map((grade) => ({ value: grade, label: GRADE_LABELS[grade] }))}
+          value={split(filters.health)}
+          onChange={(grades) => set({ health: join(grades) })}
+          comboboxProps={{ withinPortal: false }}
+        />
+        <Select
+          label="Open advisories at least"
+          placeholder="Any or none"
+          data={ADVISORY_SEVERITIES.map((severity) => ({
+            value: severity,
+            label: severity === 'unknown' ? 'Any open advisory' : SEVERITY_LABELS[severity],
+          }))}
+          value={filters.advisories ?? null}
+          onChange={(severity) => set({ advisories: (severity as AdvisorySeverity | null) ?? undefined })}
+          clearable
+          comboboxProps={{ withinPortal: false }}
         />
       </SimpleGrid>
       {(['archived', 'gone'] as const).map((key) => (

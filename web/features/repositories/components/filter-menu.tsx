@@ -9,7 +9,8 @@ const FilterFields = lazy(loadFilterFields);
 
 /**
  * The list's filters (docs/product.md#repository-list): tags and topics (all must be present),
- * licence, language, star range, minimum 30-day growth, archived and gone. Each change applies at once and shows as a
+ * licence, language, star range, minimum 30-day growth, health grades, open advisories of at least a
+ * severity, archived and gone. Each change applies at once and shows as a
  * removable chip; the choices come from the statistics call, asked for when the menu first opens.
  * The fields themselves are filter-fields.tsx, loaded on first use.
  */
@@ -32,6 +33,8 @@ export function FilterMenu({
       'min_stars',
       'max_stars',
       'min_growth_30d',
+      'health',
+      'advisories',
       'archived',
       'gone',
     ] as const

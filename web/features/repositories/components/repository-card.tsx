@@ -4,6 +4,7 @@ import { memo } from 'react';
 import { formatCount, formatStars, splitList } from '#shared/format.ts';
 import type { RepositorySummary } from '#shared/schemas/repositories.ts';
 import { formatGrowth, growthLabel, growthTitle } from '#web/catalogue/growth.ts';
+import { GRADE_LABELS, HealthBadge } from '#web/components/health-badge.tsx';
 import { TagChip } from '#web/components/tag-chip.tsx';
 import { LicenseBadge } from './license-badge.tsx';
 import { RepositoryFlags } from './repository-flags.tsx';
@@ -12,6 +13,12 @@ import { RepositoryName } from './repository-name.tsx';
 import { RelativeAge } from './repository-table.tsx';
 
 const MAX_TAGS = 4;
+
+/** 'Health: at risk, 42 / 100' (the card shows the grade alone). */
+function healthTitle(health: RepositorySummary['health']): string {
+  const grade = GRADE_LABELS[health.grade].toLowerCase();
+  return `Health: ${grade}${health.score === null ? '' : `, ${health.score} / 100`}`;
+}
 
 /** One repository in the card view. */
 export const RepositoryCard = memo(function RepositoryCard({
@@ -96,6 +103,13 @@ export const RepositoryCard = memo(function RepositoryCard({
             </Group>
           )}
           <LicenseBadge license={repository.license} size="sm" style={{ flexShrink: 0 }} />
+          <HealthBadge
+            grade={repository.health.grade}
+            score={repository.health.score}
+            size="sm"
+            style={{ flexShrink: 0 }}
+            title={healthTitle(repository.health)}
+          />
         </Group>
         <Text size="xs" c="dimmed" span>
           Last commit <RelativeAge value={repository.last_commit} now={now} />

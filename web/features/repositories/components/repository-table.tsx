@@ -11,6 +11,7 @@ import {
 } from '#shared/format.ts';
 import type { RepositorySummary } from '#shared/schemas/repositories.ts';
 import { formatGrowth, growthLabel, growthTitle } from '#web/catalogue/growth.ts';
+import { HealthBadge } from '#web/components/health-badge.tsx';
 import type { SortKey, SortState } from '../lib/list-view.ts';
 import { LicenseBadge } from './license-badge.tsx';
 import { RepositoryFlags } from './repository-flags.tsx';
@@ -25,6 +26,7 @@ const COLUMNS: { key: SortKey; label: string; className?: string }[] = [
   { key: 'stars', label: 'Stars', className: classes.numeric },
   // Sorts by the 30-day figure; the Sort by menu also offers the 7-day one.
   { key: 'growth_30d', label: 'Growth', className: classes.numeric },
+  { key: 'health', label: 'Health' },
   { key: 'last_commit', label: 'Last Commit' },
   { key: 'last_synced', label: 'Last Updated' },
 ];
@@ -51,7 +53,7 @@ const WIDE_QUERY = '(min-width: 75em)';
 /** The app's top bar, under which the table's header sticks. */
 const TOP_BAR_HEIGHT = 56;
 
-/** The list view: seven sortable columns; rows virtualised over the window's scrolling. */
+/** The list view: eight sortable columns; rows virtualised over the window's scrolling. */
 export const RepositoryTable = memo(function RepositoryTable({
   rows,
   sort,
@@ -161,7 +163,7 @@ export const RepositoryTable = memo(function RepositoryTable({
   return wide ? (
     table
   ) : (
-    <Table.ScrollContainer minWidth={760} type="native">
+    <Table.ScrollContainer minWidth={860} type="native">
       {table}
     </Table.ScrollContainer>
   );
@@ -234,6 +236,9 @@ const RepositoryRow = memo(function RepositoryRow({
         <GrowthCell growth={repository.growth} />
       </Table.Td>
       <Table.Td>
+        <HealthCell health={repository.health} />
+      </Table.Td>
+      <Table.Td>
         <RelativeAge value={repository.last_commit} now={now} />
       </Table.Td>
       <Table.Td>
@@ -252,6 +257,18 @@ export function GrowthCell({ growth }: { growth: RepositorySummary['growth'] }) 
         {formatGrowth(growth.stars_7d)} / 7 d
       </Text>
     </Text>
+  );
+}
+
+/** The grade's badge, the score under it (docs/health.md). */
+export function HealthCell({ health }: { health: RepositorySummary['health'] }) {
+  return (
+    <>
+      <HealthBadge grade={health.grade} size="sm" />
+      <Text size="xs" c="dimmed" display="block" mt={2}>
+        {health.score === null ? 'No score' : `${health.score} / 100`}
+      </Text>
+    </>
   );
 }
 

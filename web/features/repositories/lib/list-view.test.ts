@@ -152,4 +152,25 @@ describe('the view in the address bar', () => {
     ]);
     expect(removeFilter({ min_growth_30d: 5, tags: 'a' }, 'min_growth_30d')).toEqual({ tags: 'a' });
   });
+
+  it('health grades and the advisories floor: read from the address, chips, removable', () => {
+    const view = readListView(new URLSearchParams('health=at_risk,watch&advisories=high&sort=health'));
+    expect(view.filters).toEqual({ health: 'at_risk,watch', advisories: 'high' });
+    expect(view.sort).toEqual({ key: 'health', direction: 'desc' });
+    // What the server would refuse is left out.
+    expect(readListView(new URLSearchParams('health=great&advisories=severe')).filters).toEqual({});
+    expect(
+      writeListView(new URLSearchParams(), {
+        filters: { health: 'healthy', advisories: 'critical' },
+      }).toString(),
+    ).toBe('health=healthy&advisories=critical');
+    expect(filterChips(view.filters).map((chip) => chip.label)).toEqual([
+      'Health: At risk, Watch',
+      'Open advisories: high or worse',
+    ]);
+    expect(filterChips({ advisories: 'critical' })[0]?.label).toBe('Open advisories: critical');
+    expect(filterChips({ advisories: 'unknown' })[0]?.label).toBe('Open advisories: any');
+    expect(removeFilter(view.filters, 'health')).toEqual({ advisories: 'high' });
+    expect(removeFilter(view.filters, 'advisories')).toEqual({ health: 'at_risk,watch' });
+  });
 });

@@ -6,6 +6,7 @@
  */
 import { CARD_DENSITIES, DEFAULT_CARD_DENSITY } from '#shared/constants.ts';
 import { starRangeLabel } from '#shared/format.ts';
+import type { AdvisorySeverity } from '#shared/schemas/advisories.ts';
 import {
   CATALOGUE_SORTS,
   type CatalogueFilters,
@@ -15,9 +16,11 @@ import {
   DEFAULT_CATALOGUE_ORDER,
   DEFAULT_CATALOGUE_SORT,
   defaultCatalogueOrder,
+  parseHealthGrades,
 } from '#shared/schemas/catalogue.ts';
 import type { RepositoryListQuery } from '#web/catalogue/get-repository-pages.ts';
 import { formatGrowth } from '#web/catalogue/growth.ts';
+import { GRADE_LABELS, SEVERITY_LABELS } from '#web/components/health-badge.tsx';
 
 /** Every column the server sorts by; the table offers six of them. */
 export type SortKey = CatalogueSort;
@@ -66,6 +69,8 @@ export const FILTER_KEYS = [
   'min_stars',
   'max_stars',
   'min_growth_30d',
+  'health',
+  'advisories',
   'archived',
   'gone',
   'added_by',
@@ -172,7 +177,7 @@ export interface FilterChip {
   label: string;
 }
 
-/** The active filters as chips: 'Tag: …', 'Topic: …', 'License: …', stars and the flags. */
+/** The active filters as chips: 'Tag: …', 'Topic: …', 'License: …', stars, health, advisories and the flags. */
 export function filterChips(filters: ListFilters): FilterChip[] {
   const chips: FilterChip[] = [];
   const list = (value: string | undefined) =>
@@ -197,12 +202,23 @@ export function filterChips(filters: ListFilters): FilterChip[] {
       key: 'min_growth_30d',
       label: `Growth (30 days) ≥ ${formatGrowth(filters.min_growth_30d)}`,
     });
+  const grades = parseHealthGrades(filters.health ?? '') ?? [];
+  if (grades.length > 0)
+    chips.push({ key: 'health', label: `Health: ${grades.map((grade) => GRADE_LABELS[grade]).join(', ')}` });
+  if (filters.advisories) chips.push({ key: 'advisories', label: advisoriesLabel(filters.advisories) });
   if (filters.archived !== undefined)
     chips.push({ key: 'archived', label: filters.archived ? 'Archived' : 'Not archived' });
   if (filters.gone !== undefined)
     chips.push({ key: 'gone', label: filters.gone ? 'Gone from GitHub' : 'On GitHub' });
   if (filters.added_by === 'me') chips.push({ key: 'added_by', label: 'Added by me' });
   return chips;
+}
+
+/** 'Open advisories: high or worse'; the lowest floor (unrated) is any open advisory. */
+export function advisoriesLabel(severity: AdvisorySeverity): string {
+  return severity === 'unknown'
+    ? 'Open advisories: any'
+    : `Open advisories: ${SEVERITY_LABELS[severity].toLowerCase()}${severity === 'critical' ? '' : ' or worse'}`;
 }
 
 /** The filters without a chip's. */

@@ -332,6 +332,92 @@ describe('repository list: rows', () => {
   });
 });
 
+describe('repository list: health', () => {
+  const graded = () => [
+    buildSummary({ id: 'a/fine', health: { score: 91, grade: 'healthy' } }),
+    buildSummary({
+      id: 'a/shaky',
+      health: { score: 42, grade: 'at_risk' },
+      open_advisories: { critical: 0, high: 2, medium: 0, low: 0, unknown: 0 },
+    }),
+    buildSummary({
+      id: 'a/meh',
+      health: { score: 60, grade: 'watch' },
+      open_advisories: { critical: 0, high: 0, medium: 0, low: 1, unknown: 0 },
+    }),
+    buildSummary({ id: 'a/new' }),
+  ];
+
+  it('shows each row’s grade and score in a Health column that sorts by the score', async () => {
+    const { user, catalogue } = openList(graded());
+    await screen.findByText('Showing 4 of 4 repositories');
+    const cells = (name: string) => {
+      const row = within(table())
+        .getAllByRole('row')
+        .find((candidate) => within(candidate).queryByRole('link', { name }));
+      return within(row as HTMLElement);
+    };
+    expect(cells('shaky').getByText('At risk')).toBeVisible();
+    expect(cells('shaky').getByText('42 / 100')).toBeVisible();
+    expect(cells('new').getByText('Unknown')).toBeVisible();
+    expect(cells('new').getByText('No score')).toBeVisible();
+
+    await user.click(screen.getByRole('button', { name: 'Health' }));
+    await waitFor(() => expect(rowNames()).toEqual(['fine', 'meh', 'shaky', 'new']));
+    expect(screen.getByRole('columnheader', { name: /Health/ }).getAttribute('aria-sort')).toBe('descending');
+    expect(hashParams().get('sort')).toBe('health');
+    expect(catalogue.requests().at(-1)?.get('sort')).toBe('health');
+    await user.click(screen.getByRole('button', { name: 'Health' }));
+    // Ascending, the unassessed stay last (the server's NULLs last).
+    await waitFor(() => expect(rowNames()).toEqual(['shaky', 'meh', 'fine', 'new']));
+  });
+
+  it('shows the grade with its score on each card', async () => {
+    openList(graded(), '/home?view=cards');
+    await screen.findByText('Showing 4 of 4 repositories');
+    const card = screen
+      .getAllByRole('article')
+      .find((article) => within(article).queryByRole('link', { name: 'shaky' }));
+    expect(within(card as HTMLElement).getByText('At risk · 42')).toBeVisible();
+    expect(within(card as HTMLElement).getByTitle('Health: at risk, 42 / 100')).toBeVisible();
+  });
+
+  it('filters by grades and by open advisories of at least a severity, from the menu, as chips', async () => {
+    const { user, catalogue } = openList(graded());
+    await screen.findByText('Showing 4 of 4 repositories');
+    await user.click(screen.getByRole('button', { name: 'Filters' }));
+    const menu = await screen.findByRole('group', { name: 'Filters' });
+    await user.click(within(menu).getByRole('combobox', { name: 'Health' }));
+    await user.click(await screen.findByRole('option', { name: 'At risk' }));
+    await user.click(await screen.findByRole('option', { name: 'Watch' }));
+    await waitFor(() => expect(hashParams().get('health')).toBe('at_risk,watch'));
+    await waitFor(() => expect(rowNames().sort()).toEqual(['meh', 'shaky']));
+    expect(catalogue.requests().at(-1)?.get('health')).toBe('at_risk,watch');
+
+    await user.click(within(menu).getByRole('combobox', { name: 'Open advisories at least' }));
+    await user.click(await screen.findByRole('option', { name: 'High' }));
+    await waitFor(() => expect(hashParams().get('advisories')).toBe('high'));
+    await waitFor(() => expect(rowNames()).toEqual(['shaky']));
+    expect(catalogue.requests().at(-1)?.get('advisories')).toBe('high');
+    expect(screen.getByRole('button', { name: 'Filters 2 active' })).toBeVisible();
+
+    const chips = screen.getByRole('group', { name: 'Active filters' });
+    expect(within(chips).getByText('Health: At risk, Watch')).toBeVisible();
+    expect(within(chips).getByText('Open advisories: high or worse')).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Remove filter Open advisories: high or worse' }));
+    await waitFor(() => expect(rowNames().sort()).toEqual(['meh', 'shaky']));
+    expect(hashParams().toString()).toBe('health=at_risk%2Cwatch');
+  });
+
+  it('opens a shared view filtered by advisories: any open one', async () => {
+    const { catalogue } = openList(graded(), '/home?advisories=unknown');
+    await screen.findByText('Showing 2 of 2 repositories');
+    expect(rowNames().sort()).toEqual(['meh', 'shaky']);
+    expect(catalogue.requests()[0]?.get('advisories')).toBe('unknown');
+    expect(screen.getByText('Open advisories: any')).toBeVisible();
+  });
+});
+
 describe('repository list: incremental display over pages', () => {
   it('reveals 10 rows at a time from pages of 50, asks for the next page with its cursor, and keeps only the visible rows in the DOM', async () => {
     const { catalogue } = openList(rows(120));

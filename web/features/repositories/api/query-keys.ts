@@ -13,6 +13,8 @@ export const repositoryKeys = {
   metrics: (fullName: string) => ['repositories', 'metrics', fullName] as const,
   commits: (fullName: string) => ['repositories', 'commits', fullName] as const,
   versions: (fullName: string) => ['repositories', 'versions', fullName] as const,
+  health: (fullName: string) => ['repositories', 'health', fullName] as const,
+  advisories: (fullName: string) => ['repositories', 'advisories', fullName] as const,
 };
 
 /** The full name travels URL-encoded (`owner%2Fname`). */

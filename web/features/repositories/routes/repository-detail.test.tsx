@@ -199,7 +199,15 @@ describe('tabs', () => {
       within(tabs)
         .getAllByRole('tab')
         .map((tab) => tab.textContent),
-    ).toEqual(['Overview', 'History', 'Versions (0)', 'Discussion (0)', 'Commits', 'Activity']);
+    ).toEqual([
+      'Overview',
+      'History',
+      'Health & security',
+      'Versions (0)',
+      'Discussion (0)',
+      'Commits',
+      'Activity',
+    ]);
     expect(screen.getByRole('tab', { name: 'Overview' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByRole('heading', { name: 'Information' })).toBeVisible();
     await user.click(screen.getByRole('tab', { name: /^Discussion/ }));

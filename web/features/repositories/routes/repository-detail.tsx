@@ -9,9 +9,10 @@ import {
   IconInfoCircle,
   IconMessages,
   IconPlus,
+  IconShieldCheck,
   IconTags,
 } from '@tabler/icons-react';
-import { type ReactNode, useMemo } from 'react';
+import { lazy, type ReactNode, Suspense, useMemo } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { decodeRouteId } from '#shared/route-id.ts';
 import type { Repository } from '#shared/schemas/repositories.ts';
@@ -26,6 +27,7 @@ import { CommentsSection } from '../components/detail/comments-section.tsx';
 import { CommitsSection } from '../components/detail/commits-section.tsx';
 import { CompareSection } from '../components/detail/compare-section.tsx';
 import classes from '../components/detail/detail.module.css';
+import { HealthSummary } from '../components/detail/health/health-summary.tsx';
 import { InformationCard } from '../components/detail/information-card.tsx';
 import { MetadataCard } from '../components/detail/metadata-card.tsx';
 import { MetadataEditor } from '../components/detail/metadata-editor.tsx';
@@ -33,6 +35,9 @@ import { RepositoryActions } from '../components/detail/repository-actions.tsx';
 import { RepositoryHeader } from '../components/detail/repository-header.tsx';
 import { StarHistorySection } from '../components/detail/star-history-section.tsx';
 import { VersionsSection } from '../components/detail/versions-section.tsx';
+
+/** The Health & security tab and its editors, loaded when the tab first opens. */
+const HealthTab = lazy(() => import('../components/detail/health/health-tab.tsx'));
 
 export const INVALID_ID_MESSAGE = 'Invalid repository ID.';
 export const TIMED_OUT_MESSAGE = 'Connection timed out. Loading repository from local database.';
@@ -110,7 +115,15 @@ function RepositoryDetail({ fullName, slots }: { fullName: string; slots: Reposi
 }
 
 /** The detail page's tabs, as the address names them (`#/repo/{id}?tab=versions`). */
-export const DETAIL_TABS = ['overview', 'history', 'versions', 'discussion', 'commits', 'activity'] as const;
+export const DETAIL_TABS = [
+  'overview',
+  'history',
+  'health',
+  'versions',
+  'discussion',
+  'commits',
+  'activity',
+] as const;
 export type DetailTab = (typeof DETAIL_TABS)[number];
 
 function useDetailTab(available: readonly DetailTab[]) {
@@ -151,7 +164,11 @@ function LoadedRepository({ repository, slots }: { repository: Repository; slots
 
   return (
     <>
-      <RepositoryHeader repository={repository} actions={<RepositoryActions repository={repository} />} />
+      <RepositoryHeader
+        repository={repository}
+        summary={<HealthSummary repository={repository} onOpen={() => setTab('health')} />}
+        actions={<RepositoryActions repository={repository} />}
+      />
       {repository.gone && (
         <Alert color="red" variant="light" icon={<IconCloudOff size={18} aria-hidden />}>
           <Text fw={700} span>
@@ -173,6 +190,9 @@ function LoadedRepository({ repository, slots }: { repository: Repository; slots
         <Tabs.List className={classes.tabList}>
           <Tabs.Tab value="overview">{label(<IconInfoCircle size={16} aria-hidden />, 'Overview')}</Tabs.Tab>
           <Tabs.Tab value="history">{label(<IconChartLine size={16} aria-hidden />, 'History')}</Tabs.Tab>
+          <Tabs.Tab value="health">
+            {label(<IconShieldCheck size={16} aria-hidden />, 'Health & security')}
+          </Tabs.Tab>
           <Tabs.Tab value="versions">
             {label(<IconTags size={16} aria-hidden />, `Versions (${versionList.length})`)}
           </Tabs.Tab>
@@ -199,6 +219,11 @@ function LoadedRepository({ repository, slots }: { repository: Repository; slots
         </Tabs.Panel>
         <Tabs.Panel value="history" pt="md">
           <StarHistorySection repository={repository} />
+        </Tabs.Panel>
+        <Tabs.Panel value="health" pt="md">
+          <Suspense fallback={<SectionLoader label="Loading health..." />}>
+            <HealthTab repository={repository} versions={versionList} />
+          </Suspense>
         </Tabs.Panel>
         <Tabs.Panel value="versions" pt="md">
           <Stack gap="xl">

@@ -19,8 +19,17 @@ function Metric({ label, value, exact }: { label: string; value: string; exact?:
   );
 }
 
-/** The header: name, stars, forks, commits, issues, contributors, then the page's actions. */
-export function RepositoryHeader({ repository, actions }: { repository: Repository; actions?: ReactNode }) {
+/** The header: name, stars, forks, commits, issues, contributors, the health summary, then the page's actions. */
+export function RepositoryHeader({
+  repository,
+  summary,
+  actions,
+}: {
+  repository: Repository;
+  /** Under the numbers: the health summary. */
+  summary?: ReactNode;
+  actions?: ReactNode;
+}) {
   const [owner] = repository.id.split('/');
   return (
     <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
@@ -69,6 +78,7 @@ export function RepositoryHeader({ repository, actions }: { repository: Reposito
           />
           <Metric label="Contributors" value={formatContributors(repository.contributors)} />
         </SimpleGrid>
+        {summary}
         {actions}
       </Stack>
     </Paper>

@@ -204,3 +204,64 @@ describe('fastest growing, last 30 days', () => {
     expect(section).toHaveTextContent(/No repository here gained stars in the last 30 days/);
   });
 });
+
+describe('health and security', () => {
+  const graded = [
+    row('h/fine', { tags: 'web', health: { score: 90, grade: 'healthy' } }),
+    row('h/also-fine', { tags: 'web', health: { score: 80, grade: 'healthy' } }),
+    row('h/shaky', {
+      tags: 'cli',
+      health: { score: 30, grade: 'at_risk' },
+      open_advisories: { critical: 1, high: 2, medium: 0, low: 0, unknown: 1 },
+    }),
+    row('h/new', { tags: 'web', open_advisories: { critical: 0, high: 1, medium: 0, low: 0, unknown: 0 } }),
+  ];
+
+  it('counts the repositories of each health grade, each linked to the list, and the open advisories by severity', async () => {
+    renderWithCatalogue('/stats', graded);
+    const grades = await screen.findByRole('list', { name: 'Health grades' });
+    const line = (list: HTMLElement, label: string) =>
+      within(list)
+        .getAllByRole('listitem')
+        .find((item) => within(item).queryByText(label))?.textContent;
+    expect(line(grades, 'Healthy')).toBe('Healthy2');
+    expect(line(grades, 'Watch')).toBe('Watch0');
+    expect(line(grades, 'At risk')).toBe('At risk1');
+    expect(line(grades, 'Unknown')).toBe('Unknown1');
+    expect(
+      within(grades).getByRole('link', { name: 'Show the at risk repositories' }).getAttribute('href'),
+    ).toBe('#/home?health=at_risk');
+    expect(within(grades).queryByRole('link', { name: 'Show the watch repositories' })).toBeNull();
+
+    const advisories = screen.getByRole('list', { name: 'Open security advisories' });
+    expect(line(advisories, 'Critical')).toBe('Critical1');
+    expect(line(advisories, 'High')).toBe('High3');
+    expect(line(advisories, 'Unrated')).toBe('Unrated1');
+  });
+
+  it('follows the filters', async () => {
+    const { user } = renderWithCatalogue('/stats', graded);
+    await screen.findByText('Showing statistics for 4 of 4 repositories');
+    const tags = screen.getByRole('combobox', { name: 'Tags' });
+    await user.type(tags, 'web{Enter}');
+    await screen.findByText('Showing statistics for 3 of 4 repositories');
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('list', { name: 'Open security advisories' }))
+          .getAllByRole('listitem')
+          .map((item) => item.textContent),
+      ).toEqual(['Critical0', 'High1', 'Medium0', 'Low0', 'Unrated0']),
+    );
+    expect(
+      within(screen.getByRole('list', { name: 'Health grades' }))
+        .getByRole('link', { name: 'Show the healthy repositories' })
+        .getAttribute('href'),
+    ).toBe('#/home?tags=web&health=healthy');
+  });
+
+  it('says when no advisory is open', async () => {
+    renderWithCatalogue('/stats', [row('q/quiet', {})]);
+    expect(await screen.findByText(/No open advisory in these repositories/)).toBeVisible();
+    expect(screen.queryByRole('list', { name: 'Open security advisories' })).toBeNull();
+  });
+});

@@ -29,6 +29,7 @@ import { PageContainer } from '#web/components/page-container.tsx';
 import { StatCard } from '#web/components/stat-card.tsx';
 import { useAuth } from '#web/lib/auth/auth-context.tsx';
 import { FastestGrowing } from '../components/fastest-growing.tsx';
+import { HealthOverview } from '../components/health-overview.tsx';
 import classes from '../components/stats.module.css';
 import { filterChips, removeChip } from '../lib/filter-chips.ts';
 
@@ -279,6 +280,12 @@ function StatisticsView({
           </SimpleGrid>
 
           <FastestGrowing repositories={answer.fastest_growing} />
+
+          <HealthOverview
+            grades={answer.health_grades}
+            advisories={answer.open_advisories}
+            listParams={listParams}
+          />
 
           <Stack gap="sm" component="section" aria-labelledby="stats-charts">
             <Title order={2} size="h3" id="stats-charts">

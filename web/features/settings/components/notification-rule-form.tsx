@@ -12,6 +12,11 @@ import {
 import { useForm } from '@mantine/form';
 import { EVENT_TYPES, type EventType } from '#shared/schemas/activity.ts';
 import {
+  ADVISORY_SEVERITIES,
+  type AdvisorySeverity,
+  DEFAULT_MIN_SEVERITY,
+} from '#shared/schemas/advisories.ts';
+import {
   CADENCES,
   type Cadence,
   type Channel,
@@ -21,6 +26,7 @@ import {
   type Rule,
 } from '#shared/schemas/notifications.ts';
 import { useTags } from '#web/catalogue/get-tags.ts';
+import { SEVERITY_LABELS } from '#web/components/health-badge.tsx';
 import { InlineMessage } from '#web/components/inline-message.tsx';
 import { describeError, fieldErrors } from '#web/lib/api-errors.ts';
 import { zodResolver } from '#web/lib/forms/zod-resolver.ts';
@@ -33,14 +39,30 @@ interface RuleValues {
   event_types: string[];
   all_tags: boolean;
   tags: string[];
+  min_severity: AdvisorySeverity;
   cadence: Cadence;
 }
+
+/** The minimum severity applies to security advisories only: shown when the rule sends them. */
+export function sendsAdvisories(values: Pick<RuleValues, 'all_events' | 'event_types'>): boolean {
+  return values.all_events || values.event_types.includes('advisory_published');
+}
+
+const SEVERITY_CHOICES = ADVISORY_SEVERITIES.map((severity) => ({
+  value: severity,
+  label:
+    severity === 'unknown'
+      ? 'Any, unrated included'
+      : `${SEVERITY_LABELS[severity]}${severity === 'critical' ? ' only' : ' or worse'}`,
+}));
 
 function toBody(values: RuleValues): CreateRuleBody {
   return {
     channel_id: values.channel_id === null ? Number.NaN : Number(values.channel_id),
     event_types: values.all_events ? null : (values.event_types as EventType[]),
     tags: values.all_tags ? null : values.tags,
+    // Only a rule that sends advisories says how severe (the server keeps its default otherwise).
+    ...(sendsAdvisories(values) ? { min_severity: values.min_severity } : {}),
     cadence: values.cadence,
   };
 }
@@ -52,6 +74,7 @@ function initialValues(rule: Rule | null, channels: Channel[]): RuleValues {
     event_types: rule?.event_types ?? ['release_published'],
     all_tags: rule ? rule.tags === null : true,
     tags: rule?.tags ?? [],
+    min_severity: rule?.min_severity ?? DEFAULT_MIN_SEVERITY,
     cadence: rule?.cadence ?? 'instant',
   };
 }
@@ -134,6 +157,15 @@ export function NotificationRuleForm({ rule, channels, onClose, onSaved }: RuleF
               />
             )}
           </Stack>
+          {sendsAdvisories(form.values) && (
+            <Select
+              label="Minimum severity"
+              description="Security advisories less severe than this are not sent; other events are not filtered by it."
+              data={SEVERITY_CHOICES}
+              allowDeselect={false}
+              {...form.getInputProps('min_severity')}
+            />
+          )}
           <Select
             label="Channel"
             data={channels.map((channel) => ({ value: String(channel.id), label: channel.name }))}

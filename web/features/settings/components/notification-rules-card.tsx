@@ -25,6 +25,19 @@ export function describeRuleTags(rule: Rule): string {
   return rule.tags === null ? 'every repository' : `tagged ${rule.tags.join(', ')}`;
 }
 
+/** 'security advisories high or worse', for a rule that sends them; null otherwise. */
+export function describeRuleSeverity(rule: Rule): string | null {
+  if (rule.event_types !== null && !rule.event_types.includes('advisory_published')) return null;
+  switch (rule.min_severity) {
+    case 'unknown':
+      return 'security advisories of any severity';
+    case 'critical':
+      return 'critical security advisories only';
+    default:
+      return `security advisories ${rule.min_severity} or worse`;
+  }
+}
+
 /** The member's rules: add, edit, switch on and off, remove. */
 export function NotificationRulesCard() {
   const rules = useNotificationRules();
@@ -93,6 +106,7 @@ export function NotificationRulesCard() {
                   <Text fw={600}>{describeRuleEvents(rule)}</Text>
                   <Text size="sm" c="dimmed">
                     For {describeRuleTags(rule)}, to {channelName(rule.channel_id)}
+                    {describeRuleSeverity(rule) ? `; ${describeRuleSeverity(rule)}` : ''}
                   </Text>
                 </div>
                 <Badge variant="light" tt="none" style={{ flexShrink: 0 }}>

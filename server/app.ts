@@ -16,6 +16,7 @@ import { responseSerializerCompiler } from './lib/response-serializer.ts';
 import { resolveSecretKey } from './lib/secret-key.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { advisoryRoutes } from './modules/advisories/advisories.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { backupRoutes } from './modules/backups/backups.routes.ts';
 import { bulkRoutes } from './modules/catalogue/bulk.routes.ts';
@@ -82,6 +83,7 @@ const MODULE_ROUTES = [
   releasesRoutes,
   historyRoutes,
   repositoryHealthRoutes,
+  advisoryRoutes,
   activityRoutes,
   notificationRoutes,
   viewsRoutes,

@@ -13,6 +13,8 @@ import { SecretBox } from './lib/secret-box.ts';
 import { ActivityService } from './modules/activity/activity.service.ts';
 import { ActivityRecorder } from './modules/activity/activity-recorder.service.ts';
 import { AdminService } from './modules/admin/admin.service.ts';
+import { advisoryJobs } from './modules/advisories/advisories.jobs.ts';
+import { AdvisoriesService } from './modules/advisories/advisories.service.ts';
 import { AccountsService } from './modules/auth/accounts.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { TokenService } from './modules/auth/tokens.service.ts';
@@ -154,12 +156,19 @@ export function buildServices(deps: ServiceDeps) {
     leaseMs: config.syncLeaseMs,
     releases,
   });
+  const advisories = new AdvisoriesService({
+    db,
+    github,
+    clock,
+    recordEvents: (trx, events, now) => activityRecorder.record(trx, events, now),
+  });
   const health = new RepositoryHealthService({
     db,
     github,
     me,
     clock,
     recordEvents: (trx, events, now) => activityRecorder.record(trx, events, now),
+    afterRead: (row, answer, token) => advisories.afterHealthRead(row, answer, token),
   });
   const sync = new RepositorySyncService({
     db,
@@ -207,6 +216,7 @@ export function buildServices(deps: ServiceDeps) {
   changes.on('repository.synced', (change, trx) => history.recordDay(change, trx));
   changes.on('repository.synced', (change, trx) => releases.synced(change, trx));
   changes.on('repository.synced', (change, trx) => activityRecorder.synced(change, trx));
+  changes.on('repository.synced', (change, trx) => advisories.synced(change, trx));
   changes.on('repository.synced', (change, trx) => health.synced(change, trx));
   // After the commit:
   changes.afterCommit('repository.added', () => history.added());
@@ -269,6 +279,12 @@ export function buildServices(deps: ServiceDeps) {
       schedule: config.syncSchedule,
       log: log.child({ component: 'health' }),
     }),
+    ...advisoryJobs({
+      advisories,
+      clock,
+      schedule: config.syncSchedule,
+      log: log.child({ component: 'advisories' }),
+    }),
     ...catalogueJobs({ catalogue, clock }),
     ...backupJobs({ backups, schedule: config.backupSchedule, log: log.child({ component: 'backups' }) }),
   );
@@ -290,6 +306,7 @@ export function buildServices(deps: ServiceDeps) {
     releases,
     history,
     health,
+    advisories,
     discussion,
     versions,
     notificationSettings,

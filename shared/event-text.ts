@@ -56,6 +56,11 @@ export function describeEvent(
       return `${subject} passed ${formatMilestone(event.data.milestone)} stars`;
     case 'health_dropped':
       return `${subject}’s health fell from ${gradeWords(event.data.from)} to ${gradeWords(event.data.to)}`;
+    case 'advisory_published': {
+      const { severity, ghsa_id, package: affected } = event.data;
+      const about = affected ? ` for ${affected.name} (${affected.ecosystem})` : '';
+      return `${subject}: ${severityWords(severity)} security advisory ${ghsa_id}${about}`;
+    }
     case 'stale':
       return event.data.last_commit
         ? `${subject} has had no commit for ${formatCount(event.data.days)} days`
@@ -72,6 +77,8 @@ export function describeEventDetail(event: EventParts<'type' | 'data'>): string 
       return `${formatCount(event.data.stars)} stars when seen`;
     case 'release_published':
       return event.data.url;
+    case 'advisory_published':
+      return event.data.open ? event.data.summary : `${event.data.summary} (a tracked release fixes it)`;
     default:
       return null;
   }
@@ -133,4 +140,14 @@ function list(items: readonly string[]): string {
 /** A health grade as a sentence names it. */
 function gradeWords(grade: 'healthy' | 'watch' | 'at_risk'): string {
   return grade === 'at_risk' ? 'at risk' : grade === 'watch' ? 'watch' : 'healthy';
+}
+
+/** 'a critical', 'an unrated': the severity as the sentence names it. */
+function severityWords(severity: 'critical' | 'high' | 'medium' | 'low' | 'unknown'): string {
+  switch (severity) {
+    case 'unknown':
+      return 'an unrated';
+    default:
+      return `a ${severity}`;
+  }
 }

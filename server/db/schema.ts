@@ -1,6 +1,13 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { EventType } from '#shared/schemas/activity.ts';
+import type { AdvisorySeverity } from '#shared/schemas/advisories.ts';
 import type { HealthGrade } from '#shared/schemas/health.ts';
+import type {
+  RepositoryAdvisoriesTable,
+  RepositoryAdvisoryReadsTable,
+  RepositoryHealthTable,
+  RepositoryPackagesTable,
+} from './schema-health.ts';
 
 /**
  * Table types for Kysely. Timestamps are ISO-8601 UTC strings on both dialects so that rows
@@ -138,6 +145,13 @@ export interface RepositoriesTable {
   /** The health score and grade (`repository_health`), kept here for the list's sort and filter. */
   health_score: ColumnType<number | null, number | null | undefined, number | null>;
   health_grade: ColumnType<HealthGrade | null, HealthGrade | null | undefined, HealthGrade | null>;
+  /** Open advisories by severity (`repository_advisories`), kept here for the list, and the highest's rank. */
+  advisories_critical: ColumnType<number, number | undefined, number>;
+  advisories_high: ColumnType<number, number | undefined, number>;
+  advisories_medium: ColumnType<number, number | undefined, number>;
+  advisories_low: ColumnType<number, number | undefined, number>;
+  advisories_unknown: ColumnType<number, number | undefined, number>;
+  advisory_level: ColumnType<number, number | undefined, number>;
 }
 
 /** The sync engine's schedule, one row per repository (derived: not backed up). */
@@ -156,26 +170,6 @@ export interface RepositorySyncStateTable {
 export interface RepositoryCommitsTable {
   repository_id: number;
   commits: string;
-}
-
-/** A repository's health: inputs, signals and score of one formula version, the override. */
-export interface RepositoryHealthTable {
-  repository_id: number;
-  score: number | null;
-  grade: HealthGrade;
-  formula_version: number;
-  /** JSON: the formula's inputs, each a raw value and when it was measured. */
-  inputs: string;
-  /** JSON: the scored signals, as `GET /repositories/{id}/health` shows them. */
-  signals: string;
-  computed_at: string;
-  /** When GitHub's health query last answered for it (null: never; only stored data used). */
-  github_read_at: string | null;
-  due_at: string;
-  failures: ColumnType<number, number | undefined, number>;
-  override_reason: string | null;
-  override_by: number | null;
-  override_at: string | null;
 }
 
 export interface RepositoryAliasesTable {
@@ -321,6 +315,8 @@ export interface NotificationRulesTable {
   event_types: string | null;
   tags: string | null;
   cadence: 'instant' | 'daily' | 'weekly';
+  /** The least severe advisory_published event the rule sends. */
+  min_severity: ColumnType<AdvisorySeverity, AdvisorySeverity | undefined, AdvisorySeverity>;
   enabled: Flag;
   created_at: string;
   updated_at: string;
@@ -410,6 +406,9 @@ export interface Database {
   repositories: RepositoriesTable;
   repository_commits: RepositoryCommitsTable;
   repository_health: RepositoryHealthTable;
+  repository_packages: RepositoryPackagesTable;
+  repository_advisory_reads: RepositoryAdvisoryReadsTable;
+  repository_advisories: RepositoryAdvisoriesTable;
   repository_aliases: RepositoryAliasesTable;
   repository_totals: RepositoryTotalsTable;
   repository_access: RepositoryAccessTable;
@@ -448,7 +447,7 @@ export type RepositoryRow = Selectable<RepositoriesTable>;
  * A repository as lists, pages and exports read it: every column but the stored ETags (which
  * only the sync engine needs), with its comment and version counts.
  */
-export type RepositoryListRow = Omit<RepositoryRow, 'etags'> & {
+export type RepositoryListRow = Omit<RepositoryRow, 'etags' | 'advisory_level'> & {
   comment_count: number;
   version_count: number;
 };
@@ -485,6 +484,11 @@ export type RepositoryExportRow = Pick<
   | 'created_at'
   | 'health_score'
   | 'health_grade'
+  | 'advisories_critical'
+  | 'advisories_high'
+  | 'advisories_medium'
+  | 'advisories_low'
+  | 'advisories_unknown'
   | 'comment_count'
   | 'version_count'
 >;

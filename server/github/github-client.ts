@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { AppConfig } from '../config.ts';
 import { addMs, type Clock } from '../lib/clock.ts';
+import { AdvisoryClient } from './advisory-client.ts';
 import { MAX_ANSWER_BYTES } from './bounded-fetch.ts';
 import type { GitHubError } from './github-error.ts';
 import { GraphqlBatchSizes } from './graphql-batch-size.ts';
@@ -68,6 +69,8 @@ export class GitHubClient {
   readonly #transport: GitHubTransport;
   readonly #rest: RestCaller;
   readonly #reads: RestClient;
+  /** Security advisories: a repository's own, and GitHub's database for its packages. */
+  readonly advisories: AdvisoryClient;
 
   constructor(options: GitHubClientOptions) {
     this.clock = options.clock;
@@ -95,6 +98,7 @@ export class GitHubClient {
       serverToken: options.serverToken,
     });
     this.#reads = new RestClient(this.#rest, this.quotaBook);
+    this.advisories = new AdvisoryClient(this.#rest);
   }
 
   /** Per token seen (anonymous included): quota as last answered and this instance's REST pace. */

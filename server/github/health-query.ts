@@ -16,7 +16,7 @@ export const HEALTH_BATCH_MAX = 25;
 /** The window of the activity signals (commits, issues, merged pull requests). */
 export const HEALTH_WINDOW_DAYS = 90;
 
-/** Root manifests read for the packages a repository publishes (issue 24's advisories). */
+/** Root manifests read for the packages a repository publishes (the advisories module detects them). */
 export const MANIFESTS = {
   packageJson: 'package.json',
   pyprojectToml: 'pyproject.toml',

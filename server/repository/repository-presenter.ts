@@ -36,6 +36,13 @@ export function presentSummary(row: RepositoryListRow): RepositorySummary {
     version_count: row.version_count,
     growth: { stars_7d: row.stars_7d ?? null, stars_30d: row.stars_30d ?? null },
     health: { score: row.health_score ?? null, grade: row.health_grade ?? 'unknown' },
+    open_advisories: {
+      critical: row.advisories_critical ?? 0,
+      high: row.advisories_high ?? 0,
+      medium: row.advisories_medium ?? 0,
+      low: row.advisories_low ?? 0,
+      unknown: row.advisories_unknown ?? 0,
+    },
   };
 }
 

@@ -4,6 +4,7 @@
  * and the notification rules.
  */
 import { z } from 'zod';
+import { advisorySeveritySchema, packageRefSchema } from './advisories.ts';
 
 export const EVENT_TYPES = [
   'repository_added',
@@ -18,6 +19,7 @@ export const EVENT_TYPES = [
   'star_milestone',
   'stale',
   'health_dropped',
+  'advisory_published',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const eventTypeSchema = z.enum(EVENT_TYPES);
@@ -50,6 +52,17 @@ export const eventDataSchemas = {
     from: z.enum(['healthy', 'watch', 'at_risk']),
     to: z.enum(['healthy', 'watch', 'at_risk']),
     score: z.number().int().nullable(),
+  }),
+  /** A security advisory newly found for the repository or one of its packages (docs/product.md#advisories). */
+  advisory_published: z.object({
+    ghsa_id: z.string(),
+    cve_id: z.string().nullable(),
+    severity: advisorySeveritySchema,
+    summary: z.string(),
+    url: z.string(),
+    package: packageRefSchema.nullable(),
+    /** Whether it is open for the latest tracked release (false: a tracked release already fixes it). */
+    open: z.boolean(),
   }),
 } satisfies Record<EventType, z.ZodType>;
 
@@ -172,6 +185,7 @@ export const activityEventSchema = z
     eventItem('star_milestone'),
     eventItem('stale'),
     eventItem('health_dropped'),
+    eventItem('advisory_published'),
   ])
   .meta({ id: 'ActivityEvent' });
 export type ActivityEvent = z.infer<typeof activityEventSchema>;

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { MAX_STARS_NEGATIVE, MIN_GREATER_THAN_MAX, MIN_STARS_NEGATIVE } from '../stats.ts';
+import { ADVISORY_SEVERITIES, openAdvisoriesSchema } from './advisories.ts';
 import { HEALTH_GRADES, type HealthGrade } from './health.ts';
 import { repositorySummarySchema } from './repositories.ts';
 
@@ -143,6 +144,12 @@ export const catalogueFilterShape = {
     })
     .optional()
     .describe("health grades, comma-separated ('unknown' includes the repositories not assessed yet)"),
+  advisories: z
+    .enum(ADVISORY_SEVERITIES, {
+      error: `advisories takes a minimum severity: one of ${ADVISORY_SEVERITIES.join(', ')}`,
+    })
+    .optional()
+    .describe("repositories with an open security advisory at least this severe ('unknown' counts lowest)"),
   archived: booleanParam('archived').optional(),
   gone: booleanParam('gone').optional(),
   added_by: z
@@ -306,6 +313,10 @@ export const catalogueStatsResponseSchema = z
      * most first, then by name; those without 30 days of history are left out.
      */
     fastest_growing: z.array(growingRepositorySchema),
+    /** Repositories per health grade, every grade in order (the never assessed are `unknown`). */
+    health_grades: z.array(z.object({ grade: z.enum(HEALTH_GRADES), count: z.number().int().nonnegative() })),
+    /** Open security advisories by severity over the matching repositories. */
+    open_advisories: openAdvisoriesSchema,
     /** The stars chart's buckets, in order, empty ones included. */
     star_buckets: z.array(z.object({ label: z.string(), count: z.number().int().nonnegative() })),
     /** What the filter inputs offer: distinct values over every visible repository, by name. */

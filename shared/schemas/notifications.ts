@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { EVENT_TYPES, eventTypeSchema } from './activity.ts';
+import { ADVISORY_SEVERITIES, advisorySeveritySchema, DEFAULT_MIN_SEVERITY } from './advisories.ts';
 
 export const CHANNEL_KINDS = ['slack', 'webhook', 'discord', 'email'] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
@@ -61,6 +62,7 @@ export const EVENT_TYPE_LABELS: Record<(typeof EVENT_TYPES)[number], string> = {
   star_milestone: 'Star milestone',
   stale: 'Stale',
   health_dropped: 'Health dropped',
+  advisory_published: 'Security advisory',
 };
 
 export const CADENCE_LABELS: Record<Cadence, string> = {
@@ -172,6 +174,8 @@ export const ruleSchema = z
     event_types: z.array(eventTypeSchema).nullable(),
     /** null: repositories with any tag or none; otherwise those with at least one of these tags. */
     tags: z.array(z.string()).nullable(),
+    /** The least severe `advisory_published` event it sends; other types are not filtered by it. */
+    min_severity: advisorySeveritySchema,
     cadence: z.enum(CADENCES),
     enabled: z.boolean(),
     created_at: z.string(),
@@ -203,6 +207,10 @@ const ruleTags = z
   .max(RULE_TAGS_MAX, `At most ${RULE_TAGS_MAX} tags per rule`)
   .nullable();
 
+const ruleMinSeverity = z.enum(ADVISORY_SEVERITIES, {
+  error: `min_severity must be one of ${ADVISORY_SEVERITIES.join(', ')}`,
+});
+
 const ruleChannelId = z
   .number({ error: 'Choose a channel' })
   .int('Choose a channel')
@@ -214,6 +222,7 @@ export const createRuleBodySchema = z
     channel_id: ruleChannelId,
     event_types: ruleEventTypes,
     tags: ruleTags,
+    min_severity: ruleMinSeverity.default(DEFAULT_MIN_SEVERITY),
     cadence: z.enum(CADENCES, { error: 'Choose instantly, daily or weekly' }),
     enabled: z.boolean().default(true),
   })
@@ -225,6 +234,7 @@ export const updateRuleBodySchema = z
     channel_id: ruleChannelId.optional(),
     event_types: ruleEventTypes.optional(),
     tags: ruleTags.optional(),
+    min_severity: ruleMinSeverity.optional(),
     cadence: z.enum(CADENCES, { error: 'Choose instantly, daily or weekly' }).optional(),
     enabled: z.boolean().optional(),
   })

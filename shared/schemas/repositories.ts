@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { COMMITS_REQUESTED } from '../constants.ts';
 import { normalizeTags, TAGS_MAX_LENGTH, TAGS_TOO_LONG, tagsError } from '../repository-input.ts';
+import { openAdvisoriesSchema } from './advisories.ts';
 import { requiredString } from './auth.ts';
 import { HEALTH_GRADES } from './health.ts';
 import { historyStateSchema } from './history.ts';
@@ -100,6 +101,8 @@ export const repositorySummarySchema = z
     version_count: z.number().int(),
     growth: repositoryGrowthSchema,
     health: repositoryHealthSummarySchema,
+    /** Open security advisories by severity (docs/product.md#advisories). */
+    open_advisories: openAdvisoriesSchema,
   })
   .meta({ id: 'RepositorySummary' });
 export type RepositorySummary = z.infer<typeof repositorySummarySchema>;

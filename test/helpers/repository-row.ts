@@ -4,7 +4,18 @@ import type { NewRepository } from '../../server/repository/repository.queries.t
 /** The columns every row written here has: what the database fills by default is left out. */
 type QuietColumns = Omit<
   RepositoryRow,
-  'id' | 'contributors_pending' | 'stars_7d' | 'stars_30d' | 'health_score' | 'health_grade'
+  | 'id'
+  | 'contributors_pending'
+  | 'stars_7d'
+  | 'stars_30d'
+  | 'health_score'
+  | 'health_grade'
+  | 'advisories_critical'
+  | 'advisories_high'
+  | 'advisories_medium'
+  | 'advisories_low'
+  | 'advisories_unknown'
+  | 'advisory_level'
 >;
 
 /** A quiet public repository: one star, one commit, one contributor, synced now. */
@@ -71,6 +82,11 @@ export function buildListRow(
     stars_30d: null,
     health_score: null,
     health_grade: null,
+    advisories_critical: 0,
+    advisories_high: 0,
+    advisories_medium: 0,
+    advisories_low: 0,
+    advisories_unknown: 0,
     comment_count: 0,
     version_count: 0,
     ...overrides,

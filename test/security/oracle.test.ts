@@ -160,6 +160,10 @@ function repositoryCalls(who: Member) {
       put(who, repoPath(name, '/health/override'), { reason: 'Finished' }),
     'DELETE /repositories/{id}/health/override': (name: string) =>
       inject({ method: 'DELETE', url: repoPath(name, '/health/override'), headers }),
+    'GET /repositories/{id}/advisories': (name: string) =>
+      inject({ method: 'GET', url: repoPath(name, '/advisories'), headers }),
+    'PUT /repositories/{id}/packages': (name: string) =>
+      put(who, repoPath(name, '/packages'), { packages: [{ ecosystem: 'npm', name: 'left-pad' }] }),
     'GET /repositories/{id}/commits/': (name: string) =>
       inject({ method: 'GET', url: repoPath(name, '/commits/?limit=5'), headers }),
     'POST /repositories/{id}/comments': (name: string) =>

@@ -23,6 +23,7 @@ import {
   parseHealthGrades,
   type TagsResponse,
 } from '#shared/schemas/catalogue.ts';
+import { HEALTH_GRADES } from '#shared/schemas/health.ts';
 import type { RepositorySummary } from '#shared/schemas/repositories.ts';
 import {
   computeStats,
@@ -248,6 +249,16 @@ export function catalogueDouble(rows: RepositorySummary[], options: CatalogueDou
         },
         licenses: licenseDistribution(matching),
         top_topics: topTopics(matching, 10),
+        health_grades: HEALTH_GRADES.map((grade) => ({
+          grade,
+          count: matching.filter((row) => row.health.grade === grade).length,
+        })),
+        open_advisories: Object.fromEntries(
+          ADVISORY_SEVERITIES.map((severity) => [
+            severity,
+            matching.reduce((sum, row) => sum + row.open_advisories[severity], 0),
+          ]),
+        ) as CatalogueStats['open_advisories'],
         fastest_growing: matching
           .filter((row) => (row.growth.stars_30d ?? 0) > 0)
           .sort((a, b) => (b.growth.stars_30d ?? 0) - (a.growth.stars_30d ?? 0) || b.id.localeCompare(a.id))

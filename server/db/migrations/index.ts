@@ -21,6 +21,7 @@ import * as repositoryCommits from './2026-11-28-0300-repository-commits.ts';
 import * as repositoryHealth from './2026-11-28-0400-repository-health.ts';
 import * as repositoryHealthColumns from './2026-11-28-0500-repository-health-columns.ts';
 import * as metricsHealthScore from './2026-11-28-0600-metrics-health-score.ts';
+import * as advisories from './2026-11-28-0700-advisories.ts';
 
 /**
  * Every migration, listed explicitly so boot needs no directory scan and the bundle-free
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-0400-repository-health': repositoryHealth,
   '2026-11-28-0500-repository-health-columns': repositoryHealthColumns,
   '2026-11-28-0600-metrics-health-score': metricsHealthScore,
+  '2026-11-28-0700-advisories': advisories,
 };

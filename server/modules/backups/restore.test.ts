@@ -401,7 +401,17 @@ describe('a backup from before stored commits had their own table (migration 202
     const users = before.users ?? [];
     // The columns of 2026-11-28-0200: later migrations' columns left out, the commits in.
     const repositories = (before.repositories ?? []).map((row, index) => {
-      const { health_score: _score, health_grade: _grade, ...then } = row as Record<string, unknown>;
+      const {
+        health_score: _score,
+        health_grade: _grade,
+        advisories_critical: _critical,
+        advisories_high: _high,
+        advisories_medium: _medium,
+        advisories_low: _low,
+        advisories_unknown: _unknown,
+        advisory_level: _level,
+        ...then
+      } = row as Record<string, unknown>;
       return { ...then, recent_commits: index === 0 ? commits : '[]' };
     });
     const header = {

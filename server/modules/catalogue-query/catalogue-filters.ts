@@ -1,3 +1,4 @@
+import { SEVERITY_RANK } from '#shared/schemas/advisories.ts';
 import { type CatalogueFilters, parseHealthGrades } from '#shared/schemas/catalogue.ts';
 import type { HealthGrade } from '#shared/schemas/health.ts';
 import { labelKey } from '../../repository/repository-labels.ts';
@@ -20,6 +21,8 @@ export interface NormalizedFilters {
   minGrowth30d: number | null;
   /** Health grades to keep (`unknown` also keeps the never assessed); null for any. */
   healthGrades: HealthGrade[] | null;
+  /** Keep repositories with an open advisory at least this severe (its rank); null for any. */
+  minAdvisoryLevel: number | null;
   archived: boolean | null;
   gone: boolean | null;
   addedByMe: boolean;
@@ -49,6 +52,7 @@ export function normalizeFilters(query: CatalogueFilters): NormalizedFilters {
     maxStars: query.max_stars ?? null,
     minGrowth30d: query.min_growth_30d ?? null,
     healthGrades: query.health ? parseHealthGrades(query.health) : null,
+    minAdvisoryLevel: query.advisories ? SEVERITY_RANK[query.advisories] : null,
     archived: query.archived ?? null,
     gone: query.gone ?? null,
     addedByMe: query.added_by === 'me',
@@ -69,6 +73,7 @@ export function hasColumnFilters(filters: NormalizedFilters): boolean {
     filters.maxStars !== null ||
     filters.minGrowth30d !== null ||
     filters.healthGrades !== null ||
+    filters.minAdvisoryLevel !== null ||
     filters.archived !== null ||
     filters.gone !== null ||
     filters.addedByMe

@@ -166,6 +166,8 @@ export function applyFilters<O>(
       ]),
     );
   }
+  if (filters.minAdvisoryLevel !== null)
+    result = result.where('repositories.advisory_level', '>=', filters.minAdvisoryLevel);
   if (filters.archived !== null)
     result = result.where('repositories.archived', '=', filters.archived ? 1 : 0);
   if (filters.gone !== null) result = result.where('repositories.gone', '=', filters.gone ? 1 : 0);

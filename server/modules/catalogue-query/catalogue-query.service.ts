@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { CONTRIBUTORS_CAP, RECENTLY_UPDATED_DAYS, TAG_SUGGESTIONS_MAX } from '#shared/constants.ts';
 import { displayLicense } from '#shared/format.ts';
+import { ADVISORY_SEVERITIES, type AdvisorySeverity } from '#shared/schemas/advisories.ts';
 import {
   CATALOGUE_PAGE_DEFAULT,
   type CatalogueCounts,
@@ -13,6 +14,7 @@ import {
   type RepositoryPage,
   type TagsResponse,
 } from '#shared/schemas/catalogue.ts';
+import { HEALTH_GRADES, type HealthGrade } from '#shared/schemas/health.ts';
 import type { Repository, RepositorySummary } from '#shared/schemas/repositories.ts';
 import { STAR_BUCKETS } from '#shared/stats.ts';
 import { isPostgres } from '../../db/migration-helpers.ts';
@@ -189,15 +191,18 @@ export class CatalogueQueryService {
   async stats(viewer: Viewer, query: CatalogueFilters): Promise<CatalogueStats> {
     const filters = normalizeFilters(query);
     const filtered = hasFilters(filters);
-    const [cards, licenses, topics, catalogueTotal, optionTags, allLicenses, allTopics] = await Promise.all([
-      this.#cards(viewer, filters),
-      this.#licenses(viewer, filters),
-      this.#labelCounts('repository_topics', viewer, filters),
-      filtered ? countMatching(this.#db, viewer, NO_FILTERS) : null,
-      this.#labelCounts('repository_tags', viewer, NO_FILTERS),
-      filtered ? this.#licenses(viewer, NO_FILTERS) : null,
-      filtered ? this.#labelCounts('repository_topics', viewer, NO_FILTERS) : null,
-    ]);
+    const [cards, licenses, topics, catalogueTotal, optionTags, allLicenses, allTopics, grades, advisories] =
+      await Promise.all([
+        this.#cards(viewer, filters),
+        this.#licenses(viewer, filters),
+        this.#labelCounts('repository_topics', viewer, filters),
+        filtered ? countMatching(this.#db, viewer, NO_FILTERS) : null,
+        this.#labelCounts('repository_tags', viewer, NO_FILTERS),
+        filtered ? this.#licenses(viewer, NO_FILTERS) : null,
+        filtered ? this.#labelCounts('repository_topics', viewer, NO_FILTERS) : null,
+        this.#healthGrades(viewer, filters),
+        this.#openAdvisories(viewer, filters),
+      ]);
     const total = cards.total;
     const fastestGrowing = await this.#fastestGrowing(viewer, filters, total);
     return {
@@ -222,6 +227,8 @@ export class CatalogueQueryService {
         .sort(byCountThenName)
         .slice(0, TOP_TOPICS),
       fastest_growing: fastestGrowing,
+      health_grades: grades,
+      open_advisories: advisories,
       star_buckets: STAR_BUCKETS.map((bucket, index) => ({
         label: bucket.label,
         count: cards.buckets[index] ?? 0,
@@ -324,6 +331,38 @@ export class CatalogueQueryService {
       withLicense: number('with_license'),
       buckets: STAR_BUCKETS.map((_, index) => number(`bucket_${index}`)),
     };
+  }
+
+  /**
+   * Repositories per health grade, every grade listed (the never assessed count as unknown): a
+   * query of its own, so the cards' keeps reading only its covering index.
+   */
+  async #healthGrades(viewer: Viewer, filters: NormalizedFilters) {
+    const rows = await matchingBase(this.#db, viewer, filters)
+      .select([sql<HealthGrade | null>`health_grade`.as('grade'), sql<number>`count(*)`.as('count')])
+      .groupBy('repositories.health_grade')
+      .execute();
+    const counts = new Map<HealthGrade, number>();
+    for (const row of rows) {
+      const grade = row.grade ?? 'unknown';
+      counts.set(grade, (counts.get(grade) ?? 0) + Number(row.count));
+    }
+    return HEALTH_GRADES.map((grade) => ({ grade, count: counts.get(grade) ?? 0 }));
+  }
+
+  /** Open advisories by severity over the matching repositories (only rows that have one are read). */
+  async #openAdvisories(viewer: Viewer, filters: NormalizedFilters) {
+    const row = (await matchingBase(this.#db, viewer, filters)
+      .where('repositories.advisory_level', '>', 0)
+      .select(
+        ADVISORY_SEVERITIES.map((severity) =>
+          sql<number>`coalesce(sum(${sql.ref(`advisories_${severity}`)}), 0)`.as(severity),
+        ),
+      )
+      .executeTakeFirstOrThrow()) as Record<string, number | string>;
+    return Object.fromEntries(
+      ADVISORY_SEVERITIES.map((severity) => [severity, Number(row[severity] ?? 0)]),
+    ) as Record<AdvisorySeverity, number>;
   }
 
   /** Repositories per licence ('No License' for none), spellings merged case-insensitively. */

@@ -54,6 +54,11 @@ const rows: RepositoryListRow[] = [
     stars_30d: 7,
     health_score: 62,
     health_grade: 'watch',
+    advisories_critical: 1,
+    advisories_high: 0,
+    advisories_medium: 2,
+    advisories_low: 0,
+    advisories_unknown: 3,
     comment_count: 2,
     version_count: 9,
   },
@@ -88,14 +93,14 @@ const rows: RepositoryListRow[] = [
 
 /**
  * The file as the export wrote it before records were written from the row (commit 9603c3b),
- * with the health columns since.
+ * with the health and advisory columns since.
  */
 const EXPECTED =
-  'id,name,description,url,language,license,topics,tags,notes,stars,forks,open_issues,commits,contributors,stars_7d,stars_30d,health_score,health_grade,last_commit,last_synced,archived,private,gone_from_github,comments,versions,added_at\r\n' +
-  'acme/widget,widget,,https://github.com/acme/widget,,No License,,,,0,0,0,0,0,,,,unknown,,,no,no,no,0,0,2026-11-01T00:00:00.000Z\r\n' +
-  'a/b,\'=cmd,"He said ""hi"", then\r\nleft",https://github.com/acme/widget,Go,MIT,"cli,go","\'+1,-2,@x",\'\tTab,12,3,4,5,500+,-3,7,62,watch,2026-10-01T00:00:00Z,2026-11-02T00:00:00.000Z,yes,yes,yes,2,9,2026-11-01T00:00:00.000Z\r\n' +
-  'c/d,d,\'＝full-width,https://github.com/acme/widget,,Apache-2.0,"a\nb","\'\rcr",\'－x＋y＠z,0,0,0,0,,0,0,,unknown,,,no,no,no,0,0,2026-11-01T00:00:00.000Z\r\n' +
-  "e/f,\"ünïcode, 名前\",,https://github.com/acme/widget,,No License,'quoted','-,'@,0,0,0,0,42,,,,unknown,,,no,no,no,0,0,2026-11-01T00:00:00.000Z\r\n";
+  'id,name,description,url,language,license,topics,tags,notes,stars,forks,open_issues,commits,contributors,stars_7d,stars_30d,health_score,health_grade,advisories_critical,advisories_high,advisories_medium,advisories_low,advisories_unknown,last_commit,last_synced,archived,private,gone_from_github,comments,versions,added_at\r\n' +
+  'acme/widget,widget,,https://github.com/acme/widget,,No License,,,,0,0,0,0,0,,,,unknown,0,0,0,0,0,,,no,no,no,0,0,2026-11-01T00:00:00.000Z\r\n' +
+  'a/b,\'=cmd,"He said ""hi"", then\r\nleft",https://github.com/acme/widget,Go,MIT,"cli,go","\'+1,-2,@x",\'\tTab,12,3,4,5,500+,-3,7,62,watch,1,0,2,0,3,2026-10-01T00:00:00Z,2026-11-02T00:00:00.000Z,yes,yes,yes,2,9,2026-11-01T00:00:00.000Z\r\n' +
+  'c/d,d,\'＝full-width,https://github.com/acme/widget,,Apache-2.0,"a\nb","\'\rcr",\'－x＋y＠z,0,0,0,0,,0,0,,unknown,0,0,0,0,0,,,no,no,no,0,0,2026-11-01T00:00:00.000Z\r\n' +
+  "e/f,\"ünïcode, 名前\",,https://github.com/acme/widget,,No License,'quoted','-,'@,0,0,0,0,42,,,,unknown,0,0,0,0,0,,,no,no,no,0,0,2026-11-01T00:00:00.000Z\r\n";
 
 /** The columns as the export wrote them from the presented repository before. */
 const PRESENTED: ((r: RepositorySummary) => string | number)[] = [
@@ -117,6 +122,11 @@ const PRESENTED: ((r: RepositorySummary) => string | number)[] = [
   (r) => r.growth.stars_30d ?? '',
   (r) => r.health.score ?? '',
   (r) => r.health.grade,
+  (r) => r.open_advisories.critical,
+  (r) => r.open_advisories.high,
+  (r) => r.open_advisories.medium,
+  (r) => r.open_advisories.low,
+  (r) => r.open_advisories.unknown,
   (r) => r.last_commit ?? '',
   (r) => r.last_synced ?? '',
   (r) => (r.archived ? 'yes' : 'no'),

@@ -28,6 +28,12 @@ const HEADERS = [
   // The health score (empty until assessed or while too little is known) and grade (docs/health.md).
   'health_score',
   'health_grade',
+  // Open advisories by severity (docs/product.md#advisories).
+  'advisories_critical',
+  'advisories_high',
+  'advisories_medium',
+  'advisories_low',
+  'advisories_unknown',
   'last_commit',
   'last_synced',
   'archived',
@@ -190,6 +196,16 @@ class RecordWriter {
     this.number(r.health_score);
     this.comma();
     this.ascii(r.health_grade ?? 'unknown');
+    this.comma();
+    this.number(r.advisories_critical);
+    this.comma();
+    this.number(r.advisories_high);
+    this.comma();
+    this.number(r.advisories_medium);
+    this.comma();
+    this.number(r.advisories_low);
+    this.comma();
+    this.number(r.advisories_unknown);
     this.comma();
     this.text(r.last_commit);
     this.comma();

@@ -82,6 +82,11 @@ export function describeEvent(event: Pick<NotifiedEvent, 'type' | 'data'>): stri
       return `has had no commit for ${data.days} days`;
     case 'health_dropped':
       return `fell in health from ${String(data.from).replace('_', ' ')} to ${String(data.to).replace('_', ' ')}${typeof data.score === 'number' ? ` (score ${data.score})` : ''}`;
+    case 'advisory_published': {
+      const affected = data.package as { ecosystem: string; name: string } | null;
+      const about = affected ? ` for ${affected.name} (${affected.ecosystem})` : '';
+      return `has a ${data.severity === 'unknown' ? 'unrated' : String(data.severity)} security advisory ${data.ghsa_id}${about}: ${truncate(String(data.summary), 200)}${data.open ? '' : ' (fixed in a tracked release)'}`;
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { isBatchedType } from '#shared/event-text.ts';
 import type { EventType } from '#shared/schemas/activity.ts';
+import { type AdvisorySeverity, DEFAULT_MIN_SEVERITY, SEVERITY_RANK } from '#shared/schemas/advisories.ts';
 import { CHANNEL_FAILURE_LIMIT, type DeliveryKind } from '#shared/schemas/notifications.ts';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
@@ -307,17 +308,36 @@ export function wholeSyncs(events: EventRow[], limit: number): EventRow[] {
   return end === 0 ? events : events.slice(0, end);
 }
 
-/** A rule matches an event of one of its types (or any) on a repository with one of its tags (or any). */
+/**
+ * A rule matches an event of one of its types (or any) on a repository with one of its tags (or
+ * any); an advisory only at the rule's severity floor or above (unknown ranks lowest).
+ */
 export function ruleMatches(
-  rule: Pick<RuleRow, 'event_types' | 'tags'>,
-  event: Pick<EventRow, 'type'>,
+  rule: Pick<RuleRow, 'event_types' | 'tags'> & { min_severity?: AdvisorySeverity },
+  event: Pick<EventRow, 'type' | 'data'>,
   repositoryTags: Set<string> | undefined,
 ): boolean {
   const types = parseList(rule.event_types);
   if (types && !types.includes(event.type)) return false;
+  if (
+    event.type === 'advisory_published' &&
+    !severeEnough(event.data, rule.min_severity ?? DEFAULT_MIN_SEVERITY)
+  )
+    return false;
   const tags = parseList(rule.tags);
   if (tags && !tags.some((tag) => repositoryTags?.has(tag.trim().toLowerCase()))) return false;
   return true;
+}
+
+function severeEnough(data: string, floor: AdvisorySeverity): boolean {
+  let severity: unknown;
+  try {
+    severity = (JSON.parse(data) as { severity?: unknown }).severity;
+  } catch {
+    return false;
+  }
+  const rank = typeof severity === 'string' ? SEVERITY_RANK[severity as AdvisorySeverity] : undefined;
+  return rank !== undefined && rank >= SEVERITY_RANK[floor];
 }
 
 function toNotified(row: EventRow): NotifiedEvent {

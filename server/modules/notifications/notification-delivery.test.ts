@@ -73,6 +73,62 @@ describe('dispatching', () => {
     expect((await deliveries(member)).length).toBe(2);
   });
 
+  it('sends an advisory only at the rule’s minimum severity or above (high by default); “all types” includes it', async () => {
+    const member = await signedInUser(t.app);
+    const { channel } = await sinkChannel(member);
+    const strict = await addRule(member, {
+      channel_id: channel.id,
+      event_types: null,
+      tags: null,
+      cadence: 'daily',
+    });
+    expect(strict.min_severity).toBe('high');
+    const broad = await addRule(member, {
+      channel_id: channel.id,
+      event_types: ['advisory_published'],
+      tags: null,
+      min_severity: 'unknown',
+      cadence: 'daily',
+    });
+    const repo = await repository('acme/advised', {});
+    const advisory = (ghsa: string, severity: 'critical' | 'medium' | 'unknown') => ({
+      type: 'advisory_published' as const,
+      repository_id: repo.id,
+      data: {
+        ghsa_id: ghsa,
+        cve_id: null,
+        severity,
+        summary: `A ${severity} flaw`,
+        url: `https://github.com/advisories/${ghsa}`,
+        package: { ecosystem: 'npm' as const, name: 'advised' },
+        open: true,
+      },
+    });
+    await record(
+      advisory('GHSA-2222-3333-4444', 'critical'),
+      advisory('GHSA-5555-6666-7777', 'medium'),
+      advisory('GHSA-8888-9999-cccc', 'unknown'),
+    );
+    await engine().dispatch();
+    const items = await t.app.db
+      .selectFrom('notification_digest_items')
+      .innerJoin('repository_events', 'repository_events.id', 'notification_digest_items.event_id')
+      .select(['notification_digest_items.rule_id', 'repository_events.data'])
+      .where('notification_digest_items.rule_id', 'in', [strict.id, broad.id])
+      .execute();
+    const ghsaOf = (ruleId: number) =>
+      items
+        .filter((item) => item.rule_id === ruleId)
+        .map((item) => JSON.parse(item.data).ghsa_id)
+        .sort();
+    expect(ghsaOf(strict.id)).toEqual(['GHSA-2222-3333-4444']);
+    expect(ghsaOf(broad.id)).toEqual(['GHSA-2222-3333-4444', 'GHSA-5555-6666-7777', 'GHSA-8888-9999-cccc']);
+    const changed = await call(member, 'PATCH', `/rules/${strict.id}`, { min_severity: 'medium' });
+    expect(changed.json().min_severity).toBe('medium');
+    const refused = await call(member, 'PATCH', `/rules/${strict.id}`, { min_severity: 'severe' });
+    expect(refused.statusCode).toBe(400);
+  });
+
   it('sends a private repository only to members who can see it, checked again at send time', async () => {
     const withAccess = await signedInUser(t.app);
     const without = await signedInUser(t.app);

@@ -1,4 +1,5 @@
 import { EVENT_TYPES, type EventType } from '#shared/schemas/activity.ts';
+import { DEFAULT_MIN_SEVERITY } from '#shared/schemas/advisories.ts';
 import type { Cadence, Channel, Delivery, Rule } from '#shared/schemas/notifications.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { parseList } from './notification-rows.ts';
@@ -67,6 +68,7 @@ export function presentRule(row: RuleRow): Rule {
     channel_id: row.channel_id,
     event_types: parseList(row.event_types) as EventType[] | null,
     tags: parseList(row.tags),
+    min_severity: row.min_severity ?? DEFAULT_MIN_SEVERITY,
     cadence: row.cadence as Cadence,
     enabled: row.enabled === 1,
     created_at: row.created_at,

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { DEFAULT_MIN_SEVERITY } from '#shared/schemas/advisories.ts';
 import {
   CHANNEL_KIND_LABELS,
   CHANNELS_PER_MEMBER_MAX,
@@ -210,6 +211,7 @@ export class NotificationSettingsService {
       channel_id: body.channel_id,
       event_types: storedTypes(body.event_types),
       tags: storedTags(body.tags),
+      min_severity: body.min_severity ?? DEFAULT_MIN_SEVERITY,
       cadence: body.cadence,
       enabled: body.enabled === false ? 0 : 1,
       created_at: now,
@@ -227,6 +229,7 @@ export class NotificationSettingsService {
     }
     if (body.event_types !== undefined) changes.event_types = storedTypes(body.event_types);
     if (body.tags !== undefined) changes.tags = storedTags(body.tags);
+    if (body.min_severity !== undefined) changes.min_severity = body.min_severity;
     if (body.cadence !== undefined) changes.cadence = body.cadence;
     if (body.enabled !== undefined) changes.enabled = body.enabled ? 1 : 0;
     const row = await this.#deps.db.transaction().execute(async (trx) => {

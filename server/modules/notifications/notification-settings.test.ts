@@ -211,6 +211,7 @@ describe('rules API', () => {
         'star_milestone',
         'stale',
         'health_dropped',
+        'advisory_published',
       ],
       cadence: 'weekly',
       enabled: false,

@@ -129,6 +129,7 @@ export function listLiveRules(db: Db) {
       'notification_rules.channel_id',
       'notification_rules.event_types',
       'notification_rules.tags',
+      'notification_rules.min_severity',
       'notification_rules.cadence',
       'users.is_admin',
     ])

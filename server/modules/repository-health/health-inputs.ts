@@ -78,6 +78,17 @@ export function gatherInputs(
     license: { value: health.license, at },
     securityPolicy: { value: health.securityPolicy, at },
     topContributorShare: shareOf(github.share, inputs.topContributorShare, at),
+    // Read with the health query (the advisories module counts them on the row just before).
+    openAdvisories: {
+      value: {
+        critical: row.advisories_critical ?? 0,
+        high: row.advisories_high ?? 0,
+        medium: row.advisories_medium ?? 0,
+        low: row.advisories_low ?? 0,
+        unknown: row.advisories_unknown ?? 0,
+      },
+      at,
+    },
   };
 }
 

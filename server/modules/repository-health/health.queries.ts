@@ -1,6 +1,7 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import type { HealthGrade } from '#shared/schemas/health.ts';
-import type { Database, RepositoryHealthTable } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import type { RepositoryHealthTable } from '../../db/schema-health.ts';
 
 type Db = Kysely<Database>;
 export type HealthRow = Selectable<RepositoryHealthTable>;

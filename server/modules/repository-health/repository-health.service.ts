@@ -63,6 +63,11 @@ export interface RepositoryHealthDeps {
   clock: Clock;
   /** Records activity events in the caller's transaction (the activity module's recorder). */
   recordEvents: (trx: Kysely<Database>, events: NewEvent[], now: string) => Promise<void>;
+  /**
+   * Runs after GitHub's health query answered for a repository, before it is scored: the
+   * advisories module detects its packages and reads its advisories with the same token.
+   */
+  afterRead?: (row: RepositoryRow, health: GitHubHealth, token: string) => Promise<void>;
 }
 
 export interface HealthRunOutcome {
@@ -222,9 +227,10 @@ export class RepositoryHealthService {
       );
       if (!answer || answer instanceof GitHubError) return;
       const share = await this.#readShare(row, token).catch(() => undefined);
+      const read = await this.#afterRead(row, answer, token);
       await this.#assess(
         db,
-        row,
+        read,
         { health: answer, at: isoNow(clock), share },
         { due_at: this.#nextDue(), failures: 0 },
       );
@@ -310,9 +316,10 @@ export class RepositoryHealthService {
                   });
               // Read without its share (GitHub's pace said "later"): due again when the pace frees.
               const dueAt = paceAt ? (paceAt as Date).toISOString() : this.#nextDue();
+              const read = await this.#afterRead(row, answer, token);
               await this.#assess(
                 db,
-                row,
+                read,
                 { health: answer, at: isoNow(clock), share },
                 { due_at: dueAt, failures: 0 },
               );
@@ -341,6 +348,13 @@ export class RepositoryHealthService {
       deadline: nowMs(this.#deps.clock) + SHARE_PACE_WAIT_MS,
       etag,
     });
+  }
+
+  /** The advisories' read (`afterRead`), and the row again with the open advisories it counted. */
+  async #afterRead(row: RepositoryRow, health: GitHubHealth, token: string): Promise<RepositoryRow> {
+    if (!this.#deps.afterRead) return row;
+    await this.#deps.afterRead(row, health, token);
+    return (await findRepositoryById(this.#deps.db, row.id)) ?? row;
   }
 
   #nextDue(): string {

@@ -8,6 +8,7 @@ import {
   IconHeartbeat,
   IconLicense,
   IconPlus,
+  IconShieldExclamation,
   IconStar,
   IconTag,
   IconZzz,
@@ -30,6 +31,7 @@ export const EVENT_PRESENTATION: Record<EventType, { icon: TablerIcon; color: st
   star_milestone: { icon: IconStar, color: 'yellow', label: 'Star milestone' },
   stale: { icon: IconZzz, color: 'gray', label: 'Stale' },
   health_dropped: { icon: IconHeartbeat, color: 'red', label: 'Health dropped' },
+  advisory_published: { icon: IconShieldExclamation, color: 'red', label: 'Security advisory' },
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;

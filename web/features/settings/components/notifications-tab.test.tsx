@@ -91,6 +91,7 @@ function fakeApi(state: { channels: Channel[]; rules: Rule[]; deliveries: Delive
         channel_id: Number(body.channel_id),
         event_types: body.event_types as Rule['event_types'],
         tags: body.tags as Rule['tags'],
+        min_severity: (body.min_severity as Rule['min_severity'] | undefined) ?? 'high',
         cadence: body.cadence as Rule['cadence'],
         enabled: true,
         created_at: NOW,

@@ -1,0 +1,228 @@
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import type { PackageRef } from '#shared/schemas/advisories.ts';
+import type { Database } from '../../db/schema.ts';
+import type { RepositoryAdvisoriesTable, RepositoryPackagesTable } from '../../db/schema-health.ts';
+import type { TrackedVersion } from './advisory-versions.ts';
+
+type Db = Kysely<Database>;
+export type PackageRow = Selectable<RepositoryPackagesTable>;
+export type AdvisoryRow = Selectable<RepositoryAdvisoriesTable>;
+
+/** Listed: a member's word first, detection otherwise. */
+export const isListed = (row: Pick<PackageRow, 'chosen' | 'detected'>): boolean =>
+  row.chosen === 1 || (row.chosen === null && row.detected === 1);
+
+export function listPackages(db: Db, repositoryId: number): Promise<PackageRow[]> {
+  return db
+    .selectFrom('repository_packages')
+    .selectAll()
+    .where('repository_id', '=', repositoryId)
+    .orderBy('ecosystem')
+    .orderBy('name')
+    .execute();
+}
+
+const sameRef = (a: PackageRef, b: Pick<PackageRow, 'ecosystem' | 'name'>) =>
+  a.ecosystem === b.ecosystem && a.name.toLowerCase() === b.name.toLowerCase();
+
+/**
+ * What the manifests name now: found ones marked detected, the rest not; rows nobody chose and
+ * detection no longer finds are dropped (a member's word stays either way).
+ */
+export async function saveDetected(db: Db, repositoryId: number, found: PackageRef[]): Promise<void> {
+  const existing = await listPackages(db, repositoryId);
+  for (const row of existing) {
+    const detected = found.some((ref) => sameRef(ref, row)) ? 1 : 0;
+    if (detected === 0 && row.chosen === null) {
+      await deletePackage(db, row);
+    } else if (detected !== row.detected) {
+      await db
+        .updateTable('repository_packages')
+        .set({ detected })
+        .where('repository_id', '=', repositoryId)
+        .where('ecosystem', '=', row.ecosystem)
+        .where('name', '=', row.name)
+        .execute();
+    }
+  }
+  for (const ref of found) {
+    if (existing.some((row) => sameRef(ref, row))) continue;
+    await db
+      .insertInto('repository_packages')
+      .values({
+        repository_id: repositoryId,
+        ecosystem: ref.ecosystem,
+        name: ref.name,
+        detected: 1,
+        chosen: null,
+      })
+      .execute();
+  }
+}
+
+/** A member's list: what it names is listed (added when new), the rest removed from the list. */
+export async function saveChosen(db: Db, repositoryId: number, chosen: PackageRef[]): Promise<void> {
+  const existing = await listPackages(db, repositoryId);
+  for (const row of existing) {
+    const listed = chosen.some((ref) => sameRef(ref, row));
+    // A member's own addition taken off again leaves nothing to remember.
+    if (!listed && row.detected === 0) {
+      await deletePackage(db, row);
+      continue;
+    }
+    await db
+      .updateTable('repository_packages')
+      .set({ chosen: listed ? 1 : 0 })
+      .where('repository_id', '=', repositoryId)
+      .where('ecosystem', '=', row.ecosystem)
+      .where('name', '=', row.name)
+      .execute();
+  }
+  for (const ref of chosen) {
+    if (existing.some((row) => sameRef(ref, row))) continue;
+    await db
+      .insertInto('repository_packages')
+      .values({
+        repository_id: repositoryId,
+        ecosystem: ref.ecosystem,
+        name: ref.name,
+        detected: 0,
+        chosen: 1,
+      })
+      .execute();
+  }
+}
+
+async function deletePackage(db: Db, row: Pick<PackageRow, 'repository_id' | 'ecosystem' | 'name'>) {
+  await db
+    .deleteFrom('repository_packages')
+    .where('repository_id', '=', row.repository_id)
+    .where('ecosystem', '=', row.ecosystem)
+    .where('name', '=', row.name)
+    .execute();
+}
+
+export async function markPackagesRead(db: Db, repositoryId: number, refs: PackageRef[], at: string) {
+  for (const ref of refs) {
+    await db
+      .updateTable('repository_packages')
+      .set({ read_at: at })
+      .where('repository_id', '=', repositoryId)
+      .where('ecosystem', '=', ref.ecosystem)
+      .where('name', '=', ref.name)
+      .execute();
+  }
+}
+
+/** Listed packages of every repository (gone ones left alone), for the daily incremental read. */
+export function listedPackagesAfter(db: Db, after: { repositoryId: number; key: string }, limit: number) {
+  return db
+    .selectFrom('repository_packages')
+    .innerJoin('repositories', 'repositories.id', 'repository_packages.repository_id')
+    .select([
+      'repository_packages.repository_id',
+      'repository_packages.ecosystem',
+      'repository_packages.name',
+      'repository_packages.read_at',
+    ])
+    .where('repositories.gone', '=', 0)
+    .where((eb) =>
+      eb.or([
+        eb('repository_packages.chosen', '=', 1),
+        eb.and([eb('repository_packages.chosen', 'is', null), eb('repository_packages.detected', '=', 1)]),
+      ]),
+    )
+    .where((eb) =>
+      eb.or([
+        eb('repository_packages.repository_id', '>', after.repositoryId),
+        eb.and([
+          eb('repository_packages.repository_id', '=', after.repositoryId),
+          eb(sql<string>`repository_packages.ecosystem || ':' || repository_packages.name`, '>', after.key),
+        ]),
+      ]),
+    )
+    .orderBy('repository_packages.repository_id')
+    .orderBy(sql`repository_packages.ecosystem || ':' || repository_packages.name`)
+    .limit(limit)
+    .execute();
+}
+
+export function findRead(db: Db, repositoryId: number) {
+  return db
+    .selectFrom('repository_advisory_reads')
+    .selectAll()
+    .where('repository_id', '=', repositoryId)
+    .executeTakeFirst();
+}
+
+export async function saveRead(db: Db, repositoryId: number, etag: string | null, at: string) {
+  await db
+    .insertInto('repository_advisory_reads')
+    .values({ repository_id: repositoryId, etag, read_at: at })
+    .onConflict((oc) => oc.column('repository_id').doUpdateSet({ etag, read_at: at }))
+    .execute();
+}
+
+export function listAdvisories(db: Db, repositoryId: number): Promise<AdvisoryRow[]> {
+  return db
+    .selectFrom('repository_advisories')
+    .selectAll()
+    .where('repository_id', '=', repositoryId)
+    .orderBy('published_at', 'desc')
+    .orderBy('ghsa_id')
+    .execute();
+}
+
+export async function saveAdvisory(db: Db, row: Insertable<RepositoryAdvisoriesTable>): Promise<void> {
+  const { repository_id: _r, ghsa_id: _g, found_at: _f, source: _s, ...changes } = row;
+  await db
+    .insertInto('repository_advisories')
+    .values(row)
+    .onConflict((oc) => oc.columns(['repository_id', 'ghsa_id']).doUpdateSet(changes))
+    .execute();
+}
+
+export async function setJudgement(
+  db: Db,
+  repositoryId: number,
+  ghsaId: string,
+  open: boolean,
+  fixedInVersionId: number | null,
+): Promise<void> {
+  await db
+    .updateTable('repository_advisories')
+    .set({ open: open ? 1 : 0, fixed_in_version_id: fixedInVersionId })
+    .where('repository_id', '=', repositoryId)
+    .where('ghsa_id', '=', ghsaId)
+    .execute();
+}
+
+export function trackedVersions(db: Db, repositoryId: number): Promise<TrackedVersion[]> {
+  return db
+    .selectFrom('versions')
+    .select(['id', 'version_number'])
+    .where('repository_id', '=', repositoryId)
+    .execute();
+}
+
+/**
+ * The open advisories by severity on the repository's row, and the most severe one's rank
+ * (`advisory_level`: 0 none, 1 unknown … 5 critical) for the list's filter.
+ */
+export async function keepCountsOnRow(db: Db, repositoryId: number): Promise<void> {
+  const count = (severity: string) =>
+    sql<number>`(select count(*) from repository_advisories a where a.repository_id = ${repositoryId} and a.open = 1 and a.severity = ${severity})`;
+  const level = sql<number>`(select coalesce(max(case a.severity when 'critical' then 5 when 'high' then 4 when 'medium' then 3 when 'low' then 2 else 1 end), 0) from repository_advisories a where a.repository_id = ${repositoryId} and a.open = 1)`;
+  await db
+    .updateTable('repositories')
+    .set({
+      advisories_critical: count('critical'),
+      advisories_high: count('high'),
+      advisories_medium: count('medium'),
+      advisories_low: count('low'),
+      advisories_unknown: count('unknown'),
+      advisory_level: level,
+    })
+    .where('id', '=', repositoryId)
+    .execute();
+}

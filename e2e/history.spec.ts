@@ -61,7 +61,7 @@ test.afterAll(async () => {
 
 const historyRows = async () =>
   await page
-    .getByRole('table', { name: 'Stars, forks and issues per day', includeHidden: true })
+    .getByRole('table', { name: 'Stars, forks, issues and health per day', includeHidden: true })
     .locator('tbody tr')
     .count();
 

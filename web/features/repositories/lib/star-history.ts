@@ -10,11 +10,15 @@ export const HISTORY_RANGES = [
 export type HistoryRange = (typeof HISTORY_RANGES)[number]['value'];
 export const DEFAULT_RANGE: HistoryRange = 'all';
 
-/** The series a member can show; forks and issues exist only on the app's own daily rows. */
+/**
+ * The series a member can show; forks, issues and the health score (0–100, docs/health.md) exist
+ * only on the app's own daily rows.
+ */
 export const HISTORY_SERIES = [
   { value: 'stars', label: 'Stars' },
   { value: 'forks', label: 'Forks' },
   { value: 'issues', label: 'Issues' },
+  { value: 'health', label: 'Health' },
 ] as const;
 export type HistorySeries = (typeof HISTORY_SERIES)[number]['value'];
 export const DEFAULT_SERIES: HistorySeries[] = ['stars', 'forks'];

@@ -728,7 +728,7 @@ describe('star growth history', () => {
     });
     await loaded();
     await user.click(screen.getByRole('tab', { name: 'History' }));
-    const table = await screen.findByRole('table', { name: 'Stars, forks and issues per day' });
+    const table = await screen.findByRole('table', { name: 'Stars, forks, issues and health per day' });
     expect(within(table).getAllByRole('row')).toHaveLength(3);
     expect(screen.queryByRole('link', { name: /star-history.com/ })).toBeNull();
   });

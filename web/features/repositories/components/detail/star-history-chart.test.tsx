@@ -85,4 +85,33 @@ describe('the tooltip heading', () => {
     expect(tooltipDay('')).toBe('');
     expect(tooltipDay(Number.NaN)).toBe('');
   });
+
+  it('draws the health score on its own 0–100 axis beside counts, and alone on the left', () => {
+    const scored = metrics.map((entry, index) => ({ ...entry, health_score: index % 2 === 0 ? 70 : 72 }));
+    type Props = {
+      withRightYAxis: boolean;
+      series: { name: string; yAxisId?: string }[];
+      yAxisProps: { domain: unknown };
+      rightYAxisProps: { domain: unknown };
+      data: Record<string, number | string | null>[];
+    };
+    const withCounts = chartProps(scored, ['stars', 'forks', 'health']) as unknown as Props;
+    expect(withCounts.withRightYAxis).toBe(true);
+    expect(withCounts.series).toEqual([
+      { name: 'Stars', color: 'indigo.6' },
+      { name: 'Forks', color: 'teal.6' },
+      { name: 'Health', color: 'grape.6', yAxisId: 'right' },
+    ]);
+    expect(withCounts.rightYAxisProps.domain).toEqual([0, 100]);
+    expect(withCounts.data.map((row) => row.Health).slice(-2)).toEqual([72, 70]);
+
+    const alone = chartProps(scored, ['health']) as unknown as Props;
+    expect(alone.withRightYAxis).toBe(false);
+    expect(alone.series).toEqual([{ name: 'Health', color: 'grape.6' }]);
+    expect(alone.yAxisProps.domain).toEqual([0, 100]);
+
+    // Without health, as before: forks on the right beside stars.
+    const before = chartProps(scored, ['stars', 'forks']) as unknown as Props;
+    expect(before.series[1]).toEqual({ name: 'Forks', color: 'teal.6', yAxisId: 'right' });
+  });
 });

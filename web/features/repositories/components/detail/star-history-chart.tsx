@@ -18,12 +18,16 @@ const LOOK: Record<HistorySeries, { name: string; color: string }> = {
   stars: { name: 'Stars', color: 'indigo.6' },
   forks: { name: 'Forks', color: 'teal.6' },
   issues: { name: 'Issues', color: 'orange.6' },
+  health: { name: 'Health', color: 'grape.6' },
 };
-const KEY: Record<HistorySeries, 'Stars' | 'Forks' | 'Issues'> = {
+const KEY: Record<HistorySeries, 'Stars' | 'Forks' | 'Issues' | 'Health'> = {
   stars: 'Stars',
   forks: 'Forks',
   issues: 'Issues',
+  health: 'Health',
 };
+/** The health score's axis: always the whole scale, so a grade's band reads the same on every chart. */
+const HEALTH_DOMAIN: [number, number] = [0, 100];
 
 export interface ChartRow {
   /** The day's midnight, UTC, in milliseconds: the x value, so points sit where their date is. */
@@ -32,6 +36,8 @@ export interface ChartRow {
   Stars: number;
   Forks: number | null;
   Issues: number | null;
+  /** The day's health score, 0–100; null before the repository was assessed. */
+  Health: number | null;
 }
 
 /** The points as the chart draws them, each placed by its date (daily and weekly alike). */
@@ -42,6 +48,7 @@ export function chartRows(metrics: readonly MetricPoint[]): ChartRow[] {
     Stars: point.stars,
     Forks: point.forks,
     Issues: point.issues,
+    Health: point.health_score,
   }));
 }
 
@@ -114,11 +121,23 @@ export function chartProps(
   series: readonly HistorySeries[],
 ): LineChartProps {
   const data = chartRows(metrics);
-  const right = series.some((name) => name !== 'stars') && series.includes('stars');
+  // Two axes when the scales differ: stars on the left, forks and issues on the right; the
+  // health score (0–100) takes the right axis whenever a count is drawn with it, the counts then
+  // sharing the left.
+  const counts = series.filter((name) => name !== 'health');
+  const right = series.includes('health')
+    ? counts.length > 0
+    : counts.some((name) => name !== 'stars') && counts.includes('stars');
+  const onRight = (name: HistorySeries) =>
+    right && (series.includes('health') ? name === 'health' : name !== 'stars');
   const valuesOf = (names: readonly HistorySeries[]) =>
     data.flatMap((row) => names.map((name) => row[KEY[name]]).filter((value) => value !== null));
-  const leftSeries = right ? series.filter((name) => name === 'stars') : series;
-  const rightSeries = right ? series.filter((name) => name !== 'stars') : [];
+  const leftSeries = series.filter((name) => !onRight(name));
+  const rightSeries = series.filter(onRight);
+  const domainOf = (names: readonly HistorySeries[]) =>
+    names.length > 0 && names.every((name) => name === 'health')
+      ? HEALTH_DOMAIN
+      : axisDomain(valuesOf(names));
   const start = data[0]?.time ?? 0;
   const end = data.at(-1)?.time ?? 0;
   const span = end - start;
@@ -137,7 +156,7 @@ export function chartProps(
     valueFormatter: (value) => formatCount(value),
     series: series.map((name) => ({
       ...LOOK[name],
-      ...(right && name !== 'stars' ? { yAxisId: 'right' } : {}),
+      ...(onRight(name) ? { yAxisId: 'right' } : {}),
     })),
     lineProps: (item) => {
       const alone = isolated.get(item.name);
@@ -155,8 +174,8 @@ export function chartProps(
       };
     },
     // Growth is the story: each axis spans its own data, not 0 to the maximum.
-    yAxisProps: { width: 64, domain: axisDomain(valuesOf(leftSeries)), tickFormatter: tick },
-    rightYAxisProps: { width: 64, domain: axisDomain(valuesOf(rightSeries)), tickFormatter: tick },
+    yAxisProps: { width: 64, domain: domainOf(leftSeries), tickFormatter: tick },
+    rightYAxisProps: { width: 64, domain: domainOf(rightSeries), tickFormatter: tick },
     xAxisProps: {
       type: 'number',
       scale: 'time',
@@ -181,7 +200,8 @@ export function tooltipDay(value: unknown): string {
 /**
  * The history as a line chart on a time axis: each point at its date (a year of daily points
  * and the weekly ones before take the room their dates do), stars on the left axis, forks and
- * issues on the right (they differ by an order of magnitude). Days without a value (forks and
+ * issues on the right (they differ by an order of magnitude), the health score on the right
+ * (0–100) when it is drawn with counts. Days without a value (forks and
  * issues of the star history rebuilt from GitHub) are gaps, never drawn as zero; a value alone
  * between gaps is a dot. Loaded lazily: recharts stays out of every other screen.
  */

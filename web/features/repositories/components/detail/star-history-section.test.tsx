@@ -47,7 +47,7 @@ function backfilledHistory(): MetricPoint[] {
     issues: 7,
     commits: 900,
     contributors: 12,
-    health_score: null,
+    health_score: 71,
   });
   return points;
 }
@@ -67,8 +67,9 @@ function open(history: HistoryState, metrics: MetricPoint[] = backfilledHistory(
 }
 
 const rows = async () =>
-  within(await screen.findByRole('table', { name: 'Stars, forks and issues per day' })).getAllByRole('row')
-    .length - 1;
+  within(await screen.findByRole('table', { name: 'Stars, forks, issues and health per day' })).getAllByRole(
+    'row',
+  ).length - 1;
 
 describe('star history ranges and series', () => {
   it('shows every point, then 30 days, 90 days and a year', async () => {
@@ -86,13 +87,13 @@ describe('star history ranges and series', () => {
   it('gives the week’s growth, and backfilled days without forks as unknown', async () => {
     open(state('done'));
     expect(await screen.findByText('+7 stars this week')).toBeVisible();
-    const table = await screen.findByRole('table', { name: 'Stars, forks and issues per day' });
+    const table = await screen.findByRole('table', { name: 'Stars, forks, issues and health per day' });
     const [, first] = within(table).getAllByRole('row');
     expect(
       within(first as HTMLElement)
         .getAllByRole('cell')
         .map((cell) => cell.textContent),
-    ).toEqual([daysAgo(728), '272', 'unknown', 'unknown']);
+    ).toEqual([daysAgo(728), '272', 'unknown', 'unknown', 'unknown']);
     expect(screen.getByText(/Full star history loaded from GitHub/)).toBeVisible();
   });
 
@@ -103,9 +104,27 @@ describe('star history ranges and series', () => {
     const forks = within(series).getByRole('checkbox', { name: 'Forks' });
     expect(stars).toBeChecked();
     expect(within(series).getByRole('checkbox', { name: 'Issues' })).not.toBeChecked();
+    expect(within(series).getByRole('checkbox', { name: 'Health' })).not.toBeChecked();
     await user.click(stars);
     await user.click(forks);
     expect(await screen.findByText(NO_SERIES_MESSAGE)).toBeVisible();
+  });
+});
+
+describe('the health series', () => {
+  it('can be drawn, and gives each day’s health score in the table', async () => {
+    const { user } = open(state('done'));
+    const series = await screen.findByRole('group', { name: 'Series' });
+    await user.click(within(series).getByRole('checkbox', { name: 'Health' }));
+    expect(within(series).getByRole('checkbox', { name: 'Health' })).toBeChecked();
+    const table = await screen.findByRole('table', { name: 'Stars, forks, issues and health per day' });
+    expect(within(table).getByRole('columnheader', { name: 'Health score' })).toBeTruthy();
+    const last = within(table).getAllByRole('row').at(-1) as HTMLElement;
+    expect(
+      within(last)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual([daysAgo(0), '2000', '40', '7', '71']);
   });
 });
 

@@ -177,13 +177,14 @@ export function StarHistorySection({ repository }: { repository: Repository }) {
                 </Suspense>
                 <VisuallyHidden>
                   <Table>
-                    <caption>Stars, forks and issues per day</caption>
+                    <caption>Stars, forks, issues and health per day</caption>
                     <thead>
                       <tr>
                         <th>Day</th>
                         <th>Stars</th>
                         <th>Forks</th>
                         <th>Issues</th>
+                        <th>Health score</th>
                       </tr>
                     </thead>
                     <tbody>
@@ -193,6 +194,7 @@ export function StarHistorySection({ repository }: { repository: Repository }) {
                           <td>{point.stars}</td>
                           <td>{point.forks ?? 'unknown'}</td>
                           <td>{point.issues ?? 'unknown'}</td>
+                          <td>{point.health_score ?? 'unknown'}</td>
                         </tr>
                       ))}
                     </tbody>

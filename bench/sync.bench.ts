@@ -141,6 +141,61 @@ async function syncEverything(instance: Instance) {
   return { outcome, seconds: (performance.now() - started) / 1000 };
 }
 
+/** Runs a job's work as the queue chains it: again at each `retryAt` until it says done. */
+async function untilDone(run: () => Promise<Date | null>): Promise<void> {
+  for (let runs = 0; runs < 200; runs++) {
+    const retryAt = await run();
+    if (!retryAt) return;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, retryAt.getTime() - Date.now())));
+  }
+  throw new Error('the runs did not finish');
+}
+
+/**
+ * The health query and advisory reads of a steady day (issue 24's budget): every repository's
+ * health read once (the first read, not measured), then read again a week later with ETags warm
+ * (contributors lists and the repositories' own advisories answer 304), and the daily advisory
+ * read of every listed package. GitHub's quota used by each, and any secondary-limit answer.
+ */
+async function healthAndAdvisoryDay(instance: Instance, github: RemoteDouble) {
+  const { health, advisories } = instance.app.services;
+  const runHealth = () =>
+    untilDone(async () => (await health.refreshDue({ deadline: Date.now() + 60_000 })).retryAt);
+  const runAdvisories = () => untilDone(() => advisories.refreshListed({ deadline: Date.now() + 60_000 }));
+  const before = await github.secondary(SERVER_TOKEN);
+  await runHealth();
+  await runAdvisories();
+  const used = async () => ({
+    graphql: (await github.quota(SERVER_TOKEN, 'graphql')).used,
+    core: (await github.quota(SERVER_TOKEN)).used,
+  });
+  await instance.app.db
+    .updateTable('repository_health')
+    .set({ due_at: '1970-01-01T00:00:00.000Z' })
+    .execute();
+  await github.resetCounts();
+  const start = await used();
+  await runHealth();
+  const healthRest = (await github.requests()).filter(
+    (request) => !request.path.startsWith('/graphql'),
+  ).length;
+  const afterHealth = await used();
+  await github.resetCounts();
+  await runAdvisories();
+  const advisoryRest = (await github.requests()).length;
+  const end = await used();
+  const after = await github.secondary(SERVER_TOKEN);
+  return {
+    healthGraphql: afterHealth.graphql - start.graphql,
+    healthCore: afterHealth.core - start.core,
+    healthRest,
+    advisoryCore: end.core - afterHealth.core,
+    advisoryRest,
+    secondaryAnswers: after.rejections - before.rejections,
+    peakRest: after.peakRest,
+  };
+}
+
 async function pendingJobs(app: FastifyInstance): Promise<number> {
   const row = await app.db
     .selectFrom('jobs')
@@ -179,6 +234,8 @@ async function withTokenFigures(): Promise<Figure[]> {
     const unchangedRequests = await countedRequests(github);
     const graphqlPerCycle = (await github.quota(SERVER_TOKEN, 'graphql')).used - graphqlBefore;
     const corePerCycle = (await github.quota(SERVER_TOKEN)).used - coreBefore;
+
+    const steady = await healthAndAdvisoryDay(instance, github);
 
     // A year of change in one day (the double's newer snapshot): every repository with new
     // commits has its contributors recounted.
@@ -224,6 +281,25 @@ async function withTokenFigures(): Promise<Figure[]> {
         '%',
         20,
         `${graphqlPerCycle} GraphQL points and ${corePerCycle} REST calls per 1,000 a day, all in one hour`,
+      ),
+      atMost(
+        '5,000 a day with health and advisories (ETags warm): share of one token’s hourly quota',
+        (Math.max(
+          (graphqlPerCycle + steady.healthGraphql / 7) * scale,
+          (corePerCycle + steady.healthCore / 7 + steady.advisoryCore) * scale,
+        ) /
+          5000) *
+          100,
+        '%',
+        20,
+        `per 1,000: the sync's ${graphqlPerCycle} GraphQL points and ${corePerCycle} REST calls, a seventh of a weekly health read (${steady.healthGraphql} points, ${steady.healthCore} counted REST calls of ${steady.healthRest} made), the daily advisory read (${steady.advisoryCore} of ${steady.advisoryRest})`,
+      ),
+      atMost(
+        'health and advisory reads: secondary-limit answers',
+        steady.secondaryAnswers,
+        'answers',
+        0,
+        `peak ${steady.peakRest} REST points in any minute`,
       ),
       measured(
         'a year of change in one day: REST calls per repository',

@@ -2,8 +2,10 @@
  * `npm run demo`: the whole app offline. Starts the GitHub test double (real ranking data),
  * the app pointed at it on a fresh temporary database, registers a demo admin through the API,
  * stores a personal token for it, and imports ~200 repositories through the batch call. Then a
- * year passes on the double (the later ranking snapshot, a few new releases) and the sync engine
- * runs once, so the activity feed, the versions and the charts have something to show; a local
+ * year passes on the double (the later ranking snapshot, a few new releases, a new security
+ * advisory, a library that stopped being maintained) and the sync engine and the health and
+ * advisory reads run once, so the activity feed, the versions, the health grades and the charts
+ * have something to show; a local
  * webhook receiver stands in for Slack and prints what the notifications send. Nothing is kept
  * after Ctrl-C.
  */
@@ -13,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
-import { listDoubleRepositories, startGitHubDouble } from '../test/github-double/index.ts';
+import { FADING_REPOSITORY, listDoubleRepositories, startGitHubDouble } from '../test/github-double/index.ts';
 import { run } from './lib/run.ts';
 
 const port = Number(process.env.PORT ?? 3000);
@@ -95,10 +97,17 @@ await api(
   session.access_token,
 );
 
-const items = listDoubleRepositories()
-  .filter((repository) => !repository.special)
+// The repositories the double has security advisories for, and one that stops being maintained
+// during the demo's year, come first: the Health & security tab has something to show.
+const FEATURED = ['expressjs/express', 'django/django', 'tokio-rs/tokio', 'lodash/lodash', FADING_REPOSITORY];
+const items = [
+  ...FEATURED,
+  ...listDoubleRepositories()
+    .filter((repository) => !repository.special && !FEATURED.includes(repository.fullName))
+    .map((repository) => repository.fullName),
+]
   .slice(0, count)
-  .map((repository) => ({ id: repository.fullName }));
+  .map((id) => ({ id }));
 const started = Date.now();
 const result = await api<{ succeeded: number; failed: number }>(
   'POST',
@@ -106,6 +115,9 @@ const result = await api<{ succeeded: number; failed: number }>(
   { items, tags: 'demo' },
   session.access_token,
 );
+
+// Every repository's health and advisories read once (the first read of advisories is not news).
+await readHealth();
 
 // A year passes on GitHub: the later ranking snapshot and a few new releases; one engine run
 // turns them into events (descriptions, topics, star milestones, releases), release versions
@@ -123,7 +135,15 @@ if (channel) {
     '/auth/me/notifications/rules',
     {
       channel_id: channel.id,
-      event_types: ['release_published', 'star_milestone', 'archived', 'license_changed'],
+      event_types: [
+        'release_published',
+        'star_milestone',
+        'archived',
+        'license_changed',
+        'health_dropped',
+        'advisory_published',
+      ],
+      min_severity: 'medium',
       tags: null,
       cadence: 'instant',
     },
@@ -142,7 +162,21 @@ await app.db
   .updateTable('repository_sync_state')
   .set({ due_at: new Date(0).toISOString() })
   .execute();
+github.addAdvisory({
+  summary: 'Express query parser lets a crafted query string exhaust memory',
+  severity: 'high',
+  vulnerabilities: [
+    // No fix yet: open whatever release is tracked.
+    { ecosystem: 'npm', package: 'express', vulnerableVersionRange: '<= 5.1.0', firstPatchedVersion: null },
+  ],
+});
 const year = await app.services.sync.syncDue({ owner: 'demo', deadline: Date.now() + 120_000, budget: 1 });
+// Health read again after the year (the fading library falls), and the daily advisory read.
+await app.db
+  .updateTable('repository_health')
+  .set({ due_at: new Date(0).toISOString() })
+  .execute();
+await readHealth();
 const events = await app.db
   .selectFrom('repository_events')
   .select(({ fn }) => fn.countAll<number>().as('count'))
@@ -186,6 +220,22 @@ console.log(`
   ${member.email} / ${member.password} still has to confirm the address: ${verifyLink}
   Data lives in ${dataDir} and is removed when you stop the demo (Ctrl-C).
 `);
+
+/** GitHub's health query and advisory reads for every due repository, as the scheduled jobs run them. */
+async function readHealth() {
+  for (let runs = 0; runs < 20; runs++) {
+    const outcome = await app.services.health.refreshDue({ deadline: Date.now() + 60_000 });
+    if (!outcome.retryAt) break;
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, (outcome.retryAt?.getTime() ?? 0) - Date.now())),
+    );
+  }
+  for (let runs = 0; runs < 20; runs++) {
+    const retryAt = await app.services.advisories.refreshListed({ deadline: Date.now() + 60_000 });
+    if (!retryAt) break;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, retryAt.getTime() - Date.now())));
+  }
+}
 
 /** The year of star history the charts show: reported once the background backfill is done. */
 async function reportHistory() {

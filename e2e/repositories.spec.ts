@@ -429,6 +429,160 @@ test('10,000 repositories on the server: the list pages, searches and sorts ther
   await expect(page.getByText(/^Showing (\d{1,2}) of \1 repositories$/)).toBeVisible();
 });
 
+/** The health and advisories the detail-health screen shows (see there). */
+const MEASURED = '2026-11-27T08:00:00.000Z';
+const HEALTH_FIXTURES = {
+  health: {
+    health: {
+      score: 62,
+      grade: 'watch',
+      formula_version: 1,
+      computed_at: MEASURED,
+      override: null,
+      signals: [
+        ['archived', 'Archived on GitHub', false, 'flag', 0, 0, 'Not archived.'],
+        ['days_since_last_commit', 'Days since the last commit', 3, 'days', 15, 15, 'Within 30 days.'],
+        ['commits_90d', 'Commits in the last 90 days', 143, 'commits', 10, 10, 'At least 20.'],
+        [
+          'release_cadence_days',
+          'Median days between releases',
+          21,
+          'days',
+          0,
+          0,
+          'The yardstick for the next signal.',
+        ],
+        [
+          'days_since_last_release',
+          'Days since the last release',
+          95,
+          'days',
+          0,
+          15,
+          'Over 4 × the usual gap.',
+        ],
+        [
+          'issue_response_days',
+          'Median days to a first answer on new issues',
+          null,
+          'days',
+          null,
+          12,
+          'Unknown: GitHub has not told us yet.',
+        ],
+        [
+          'pull_requests_merged_90d',
+          'Pull requests merged in the last 90 days',
+          12,
+          'pull_requests',
+          10,
+          10,
+          'At least 10.',
+        ],
+        [
+          'top_contributor_share',
+          'Top contributor’s share of contributions',
+          0.64,
+          'ratio',
+          4,
+          8,
+          'At most 0.8.',
+        ],
+        ['license', 'Licence', 'MIT', 'spdx', 10, 10, 'An OSI-approved licence.'],
+        ['security_policy', 'Security policy', true, 'flag', 5, 5, 'Present.'],
+        [
+          'open_advisories',
+          'Open security advisories',
+          { critical: 0, high: 1, medium: 0, low: 1, unknown: 0 },
+          'advisories',
+          3,
+          15,
+          'A high one is open.',
+        ],
+      ].map(([key, label, value, unit, points, max_points, note]) => ({
+        key,
+        label,
+        value,
+        unit,
+        points,
+        max_points,
+        measured_at: value === null ? null : MEASURED,
+        note,
+      })),
+    },
+  },
+  advisories: {
+    advisories: [
+      {
+        ghsa_id: 'GHSA-4mh8-9wq6-rjxg',
+        cve_id: 'CVE-2026-41234',
+        severity: 'high',
+        summary: 'Template expressions can reach the global object through a crafted v-bind',
+        url: 'https://github.com/advisories/GHSA-4mh8-9wq6-rjxg',
+        published_at: '2026-11-20T00:00:00.000Z',
+        withdrawn_at: null,
+        open: true,
+        source: 'global',
+        package: { ecosystem: 'npm', name: 'vue' },
+        vulnerable_range: '>= 3.0.0, < 3.5.14',
+        patched_versions: '3.5.14',
+        fixed_in_version_id: null,
+      },
+      {
+        ghsa_id: 'GHSA-2c7q-5fq3-8v9p',
+        cve_id: null,
+        severity: 'low',
+        summary: 'Hydration mismatch warnings print attribute values',
+        url: 'https://github.com/advisories/GHSA-2c7q-5fq3-8v9p',
+        published_at: '2026-10-02T00:00:00.000Z',
+        withdrawn_at: null,
+        open: true,
+        source: 'repository',
+        package: null,
+        vulnerable_range: null,
+        patched_versions: null,
+        fixed_in_version_id: null,
+      },
+      {
+        ghsa_id: 'GHSA-9f3r-h2pq-77wx',
+        cve_id: 'CVE-2025-9981',
+        severity: 'critical',
+        summary: 'Server-side rendering of user-supplied slot names allows script injection',
+        url: 'https://github.com/advisories/GHSA-9f3r-h2pq-77wx',
+        published_at: '2025-06-11T00:00:00.000Z',
+        withdrawn_at: null,
+        open: false,
+        source: 'global',
+        package: { ecosystem: 'npm', name: '@vue/server-renderer' },
+        vulnerable_range: '< 3.5.0',
+        patched_versions: '3.5.0',
+        // Not one of this instance's versions: the screen says a tracked version fixes it.
+        fixed_in_version_id: 999_999,
+      },
+      {
+        ghsa_id: 'GHSA-7x2m-qq4c-3hrf',
+        cve_id: null,
+        severity: 'medium',
+        summary: 'Reported by mistake: not a vulnerability in Vue',
+        url: 'https://github.com/advisories/GHSA-7x2m-qq4c-3hrf',
+        published_at: '2025-02-01T00:00:00.000Z',
+        withdrawn_at: '2025-02-03T00:00:00.000Z',
+        open: false,
+        source: 'global',
+        package: { ecosystem: 'npm', name: 'vue' },
+        vulnerable_range: '< 3.4.0',
+        patched_versions: null,
+        fixed_in_version_id: null,
+      },
+    ],
+    packages: [
+      { ecosystem: 'npm', name: 'vue', detected: true },
+      { ecosystem: 'npm', name: '@vue/server-renderer', detected: false },
+    ],
+    read_at: MEASURED,
+  },
+};
+
 const screens: Screen[] = [
   {
     name: 'list',
@@ -485,6 +639,29 @@ const screens: Screen[] = [
       );
       await expect(page.getByRole('heading', { level: 1, name: 'core' })).toBeVisible();
       await expect(page.locator('.recharts-surface').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'detail-health',
+    path: `/#/repo/${routeId('vuejs/core')}?tab=health`,
+    ready: async (page) => {
+      // A day-old instance has read no advisories and few signals: a scored repository with open,
+      // fixed and withdrawn advisories, for the picture and axe (their wording is the component
+      // tests').
+      for (const [call, json] of Object.entries(HEALTH_FIXTURES)) {
+        await page.unroute(`**/repositories/vuejs%2Fcore/${call}`);
+        await page.route(`**/repositories/vuejs%2Fcore/${call}`, (route) =>
+          route.request().method() === 'GET' ? route.fulfill({ json }) : route.continue(),
+        );
+      }
+      await page.reload();
+      await expect(page.getByRole('heading', { level: 1, name: 'core' })).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Open (2)' })).toBeVisible();
+      await expect(page.getByRole('group', { name: 'Health summary' })).toBeVisible();
+      await expect(page.getByRole('table', { name: 'Health' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Finished software' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Security advisories' })).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Packages' })).toBeVisible();
     },
   },
   {
@@ -564,6 +741,7 @@ const screens: Screen[] = [
     ready: async (page) => {
       await expect(page.getByText(/^Showing statistics for/)).toBeVisible();
       await expect(page.getByRole('heading', { name: 'Top topics' })).toBeVisible();
+      await expect(page.getByRole('list', { name: 'Health grades' })).toBeVisible();
       await page.getByRole('textbox', { name: 'Minimum stars' }).fill('-1');
       await expect(page.getByText('Minimum stars must be 0 or greater.')).toBeVisible();
     },

@@ -1,4 +1,4 @@
-import { Badge, type BadgeProps } from '@mantine/core';
+import { Badge, type BadgeProps, VisuallyHidden } from '@mantine/core';
 import type { AdvisorySeverity } from '#shared/schemas/advisories.ts';
 import type { HealthGrade } from '#shared/schemas/health.ts';
 import classes from './health-badge.module.css';
@@ -27,10 +27,17 @@ type ToneBadgeProps = Omit<BadgeProps, 'children' | 'color' | 'variant'> & { tit
 export function HealthBadge({
   grade,
   score,
+  hiddenPrefix,
   ...props
-}: { grade: HealthGrade; score?: number | null } & ToneBadgeProps) {
+}: {
+  grade: HealthGrade;
+  score?: number | null;
+  /** Read before the grade by screen readers where nothing around says it is the health ('Health: '). */
+  hiddenPrefix?: string;
+} & ToneBadgeProps) {
   return (
     <Badge variant="light" className={classes.badge} data-tone={grade} {...props}>
+      {hiddenPrefix && <VisuallyHidden component="span">{hiddenPrefix}</VisuallyHidden>}
       {typeof score === 'number' ? `${GRADE_LABELS[grade]} · ${score}` : GRADE_LABELS[grade]}
     </Badge>
   );

@@ -1,5 +1,5 @@
 import { Card, Checkbox, Group, Text, VisuallyHidden } from '@mantine/core';
-import { IconGitFork, IconStar, IconTrendingUp } from '@tabler/icons-react';
+import { IconGitFork, IconHeartbeat, IconStar, IconTrendingUp } from '@tabler/icons-react';
 import { memo } from 'react';
 import { formatCount, formatStars, splitList } from '#shared/format.ts';
 import type { RepositorySummary } from '#shared/schemas/repositories.ts';
@@ -106,6 +106,8 @@ export const RepositoryCard = memo(function RepositoryCard({
           <HealthBadge
             grade={repository.health.grade}
             score={repository.health.score}
+            hiddenPrefix="Health: "
+            leftSection={<IconHeartbeat size={12} aria-hidden />}
             size="sm"
             style={{ flexShrink: 0 }}
             title={healthTitle(repository.health)}

@@ -1,4 +1,4 @@
-import { Badge, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { formatDate, formatDateTime } from '#shared/format.ts';
 import type { RepositoryHealth } from '#shared/schemas/health.ts';
 import type { Repository, Version } from '#shared/schemas/repositories.ts';
@@ -73,56 +73,47 @@ function SignalsCard({ health }: { health: RepositoryHealth }) {
             </Text>
           </Group>
         </Group>
-        <Table.ScrollContainer minWidth={560} type="native">
-          <Table verticalSpacing="xs" aria-labelledby="health-signals">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Signal</Table.Th>
-                <Table.Th>Value</Table.Th>
-                <Table.Th>Measured</Table.Th>
-                <Table.Th style={{ textAlign: 'end' }}>Points</Table.Th>
+        {/* Three columns, none scrolling sideways: the date it was measured goes under the value. */}
+        <Table verticalSpacing="xs" aria-labelledby="health-signals">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Signal</Table.Th>
+              <Table.Th>Value, measured</Table.Th>
+              <Table.Th style={{ textAlign: 'end' }}>Points</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {health.signals.map((signal) => (
+              <Table.Tr key={signal.key} data-signal={signal.key}>
+                <Table.Td>
+                  <Text size="sm" fw={600}>
+                    {signal.label}
+                  </Text>
+                  {signal.note && (
+                    <Text size="xs" c="dimmed">
+                      {signal.note}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" fs={signal.value === null ? 'italic' : undefined}>
+                    {signalValue(signal)}
+                  </Text>
+                  {signal.measured_at && (
+                    <Text size="xs" c="dimmed" title={formatDateTime(signal.measured_at)}>
+                      {formatDate(signal.measured_at)}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td style={{ textAlign: 'end' }}>
+                  <Text size="sm" fw={signal.points === null ? undefined : 600}>
+                    {signalPoints(signal)}
+                  </Text>
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {health.signals.map((signal) => (
-                <Table.Tr key={signal.key} data-signal={signal.key}>
-                  <Table.Td>
-                    <Text size="sm" fw={600}>
-                      {signal.label}
-                    </Text>
-                    {signal.note && (
-                      <Text size="xs" c="dimmed">
-                        {signal.note}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    {signal.value === null ? (
-                      <Badge variant="default" tt="none" fw={500}>
-                        Unknown
-                      </Badge>
-                    ) : (
-                      <Text size="sm">{signalValue(signal)}</Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <Text
-                      size="sm"
-                      title={signal.measured_at ? formatDateTime(signal.measured_at) : undefined}
-                    >
-                      {signal.measured_at ? formatDate(signal.measured_at) : '—'}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td style={{ textAlign: 'end', whiteSpace: 'nowrap' }}>
-                    <Text size="sm" fw={signal.points === null ? undefined : 600}>
-                      {signalPoints(signal)}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+            ))}
+          </Table.Tbody>
+        </Table>
       </Stack>
     </Paper>
   );

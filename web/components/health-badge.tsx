@@ -21,7 +21,7 @@ export const SEVERITY_LABELS: Record<AdvisorySeverity, string> = {
   unknown: 'Unrated',
 };
 
-type ToneBadgeProps = Omit<BadgeProps, 'children' | 'color' | 'variant'> & { title?: string };
+export type ToneBadgeProps = Omit<BadgeProps, 'children' | 'color' | 'variant'> & { title?: string };
 
 /** A repository's health grade, in its colour pair (AA in both schemes), with its score when given. */
 export function HealthBadge({
@@ -39,19 +39,6 @@ export function HealthBadge({
     <Badge variant="light" className={classes.badge} data-tone={grade} {...props}>
       {hiddenPrefix && <VisuallyHidden component="span">{hiddenPrefix}</VisuallyHidden>}
       {typeof score === 'number' ? `${GRADE_LABELS[grade]} · ${score}` : GRADE_LABELS[grade]}
-    </Badge>
-  );
-}
-
-/** An advisory's severity, in its colour pair (AA in both schemes). */
-export function SeverityBadge({
-  severity,
-  children,
-  ...props
-}: { severity: AdvisorySeverity; children?: string } & ToneBadgeProps) {
-  return (
-    <Badge variant="light" className={classes.badge} data-tone={severity} {...props}>
-      {children ?? SEVERITY_LABELS[severity]}
     </Badge>
   );
 }

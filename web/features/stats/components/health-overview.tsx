@@ -5,7 +5,8 @@ import { formatCount } from '#shared/format.ts';
 import { ADVISORY_SEVERITIES, type AdvisorySeverity } from '#shared/schemas/advisories.ts';
 import type { CatalogueStats } from '#shared/schemas/catalogue.ts';
 import type { HealthGrade } from '#shared/schemas/health.ts';
-import { GRADE_LABELS, HealthBadge, SeverityBadge } from '#web/components/health-badge.tsx';
+import { GRADE_LABELS, HealthBadge } from '#web/components/health-badge.tsx';
+import { SeverityBadge } from '#web/components/severity-badge.tsx';
 import classes from './stats.module.css';
 
 const GRADE_BAR: Record<HealthGrade, string> = {

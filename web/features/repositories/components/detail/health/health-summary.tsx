@@ -1,6 +1,7 @@
 import { Anchor, Group, Text } from '@mantine/core';
 import type { Repository } from '#shared/schemas/repositories.ts';
-import { HealthBadge, SeverityBadge } from '#web/components/health-badge.tsx';
+import { HealthBadge } from '#web/components/health-badge.tsx';
+import { SeverityBadge } from '#web/components/severity-badge.tsx';
 import { useHealth } from '../../../api/get-health.ts';
 import { costliestSignals, openAdvisoryTotal, pointsLost, worstSeverity } from '../../../lib/health.ts';
 

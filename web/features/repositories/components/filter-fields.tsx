@@ -137,27 +137,27 @@ export default function FilterFields({
           value={filters.min_growth_30d ?? ''}
           onChange={(value) => set({ min_growth_30d: toInteger(value) })}
         />
-        <MultiSelect
-          label="Health"
-          placeholder={split(filters.health).length === 0 ? 'Any grade' : undefined}
-          data={HEALTH_GRADES.map((grade) => ({ value: grade, label: GRADE_LABELS[grade] }))}
-          value={split(filters.health)}
-          onChange={(grades) => set({ health: join(grades) })}
-          comboboxProps={{ withinPortal: false }}
-        />
-        <Select
-          label="Open advisories at least"
-          placeholder="Any or none"
-          data={ADVISORY_SEVERITIES.map((severity) => ({
-            value: severity,
-            label: severity === 'unknown' ? 'Any open advisory' : SEVERITY_LABELS[severity],
-          }))}
-          value={filters.advisories ?? null}
-          onChange={(severity) => set({ advisories: (severity as AdvisorySeverity | null) ?? undefined })}
-          clearable
-          comboboxProps={{ withinPortal: false }}
-        />
       </SimpleGrid>
+      <MultiSelect
+        label="Health"
+        placeholder={split(filters.health).length === 0 ? 'Any grade' : undefined}
+        data={HEALTH_GRADES.map((grade) => ({ value: grade, label: GRADE_LABELS[grade] }))}
+        value={split(filters.health)}
+        onChange={(grades) => set({ health: join(grades) })}
+        comboboxProps={{ withinPortal: false }}
+      />
+      <Select
+        label="Open advisories at least"
+        placeholder="Any or none"
+        data={ADVISORY_SEVERITIES.map((severity) => ({
+          value: severity,
+          label: severity === 'unknown' ? 'Any open advisory' : SEVERITY_LABELS[severity],
+        }))}
+        value={filters.advisories ?? null}
+        onChange={(severity) => set({ advisories: (severity as AdvisorySeverity | null) ?? undefined })}
+        clearable
+        comboboxProps={{ withinPortal: false }}
+      />
       {(['archived', 'gone'] as const).map((key) => (
         <Group key={key} justify="space-between" gap="xs">
           <Text size="sm" fw={500} id={`filter-${key}`}>

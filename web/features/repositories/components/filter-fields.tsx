@@ -151,7 +151,7 @@ export default function FilterFields({
         placeholder="Any or none"
         data={ADVISORY_SEVERITIES.map((severity) => ({
           value: severity,
-          label: severity === 'unknown' ? 'Any open advisory' : SEVERITY_LABELS[severity],
+          label: severity === 'unknown' ? 'Any, unrated included' : SEVERITY_LABELS[severity],
         }))}
         value={filters.advisories ?? null}
         onChange={(severity) => set({ advisories: (severity as AdvisorySeverity | null) ?? undefined })}

@@ -1,11 +1,13 @@
 import type { ColumnType } from 'kysely';
 import type { HealthGrade } from '#shared/schemas/health.ts';
-import type { Flag } from './schema.ts';
 
 /**
  * The tables of the repository-health and advisories modules (docs/architecture.md): what the
  * app judges about a repository, apart from what it records. `Database` in schema.ts lists them.
  */
+
+/** A boolean as SQLite stores it (both dialects use 0 and 1). */
+export type Flag = 0 | 1;
 
 /** A repository's health: inputs, signals and score of one formula version, the override. */
 export interface RepositoryHealthTable {

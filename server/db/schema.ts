@@ -3,6 +3,7 @@ import type { EventType } from '#shared/schemas/activity.ts';
 import type { AdvisorySeverity } from '#shared/schemas/advisories.ts';
 import type { HealthGrade } from '#shared/schemas/health.ts';
 import type {
+  Flag,
   RepositoryAdvisoriesTable,
   RepositoryAdvisoryReadsTable,
   RepositoryHealthTable,
@@ -49,7 +50,7 @@ export interface AuditLogTable {
 }
 
 /** Flags are stored as 0/1 on both databases. */
-export type Flag = 0 | 1;
+export type { Flag };
 
 export interface UsersTable {
   id: Generated<number>;

@@ -25,6 +25,7 @@ import { atMost, type Figure, measured, printFigures } from './lib/results.ts';
 const LATENCY_MS = Number(process.env.BENCH_GITHUB_LATENCY_MS ?? 80);
 const IMPORT_LINES = 1000;
 const ANONYMOUS_LINES = 100;
+const HEALTH_DAY_REPOSITORIES = 300;
 const SERVER_TOKEN = 'ghp_benchServerToken000000000000000001';
 const PASSWORD = 'BenchPassw0rd!';
 
@@ -235,8 +236,6 @@ async function withTokenFigures(): Promise<Figure[]> {
     const graphqlPerCycle = (await github.quota(SERVER_TOKEN, 'graphql')).used - graphqlBefore;
     const corePerCycle = (await github.quota(SERVER_TOKEN)).used - coreBefore;
 
-    const steady = await healthAndAdvisoryDay(instance, github);
-
     // A year of change in one day (the double's newer snapshot): every repository with new
     // commits has its contributors recounted.
     await github.setSnapshot('2026-08-22');
@@ -282,17 +281,59 @@ async function withTokenFigures(): Promise<Figure[]> {
         20,
         `${graphqlPerCycle} GraphQL points and ${corePerCycle} REST calls per 1,000 a day, all in one hour`,
       ),
+      measured(
+        'a year of change in one day: REST calls per repository',
+        changedCore / IMPORT_LINES,
+        'calls/repo',
+        `${changed.outcome.synced} synced, ${changed.outcome.recounts} contributor recounts`,
+      ),
+    ];
+  } finally {
+    await instance.close();
+    await github.close();
+  }
+}
+
+/**
+ * Issue 24's budget: a steady day of 5,000 repositories with health and advisories, from 300
+ * measured (a separate double, so the import's quota hour is not this one's): the sync of
+ * unchanged repositories, a seventh of the weekly health read, and the daily advisory read.
+ */
+async function healthDayFigures(): Promise<Figure[]> {
+  // A larger hourly limit than GitHub's 5,000: background work leaves three quarters of it to
+  // members, so right after the import the health read would wait for the next hour. The points
+  // used are counted as they are, and the share is of GitHub's 5,000. The star-history backfill
+  // is once per repository, not a steady day's work: off.
+  const github = await startDoubleThread({
+    latencyMs: LATENCY_MS,
+    preloadGraphqlSchema: true,
+    quota: { token: 100_000 },
+  });
+  const instance = await start(github, { GITHUB_TOKEN: SERVER_TOKEN, HISTORY_BACKFILL: 'off' });
+  try {
+    const names = listDoubleRepositories()
+      .filter((repository) => !repository.special && !repository.isPrivate)
+      .slice(0, HEALTH_DAY_REPOSITORIES)
+      .map((repository) => repository.fullName);
+    await importBatch(instance, names);
+    while ((await pendingCounts(instance.app)) > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+    await syncEverything(instance);
+    const graphqlBefore = (await github.quota(SERVER_TOKEN, 'graphql')).used;
+    const coreBefore = (await github.quota(SERVER_TOKEN)).used;
+    await syncEverything(instance);
+    const syncGraphql = (await github.quota(SERVER_TOKEN, 'graphql')).used - graphqlBefore;
+    const syncCore = (await github.quota(SERVER_TOKEN)).used - coreBefore;
+    const steady = await healthAndAdvisoryDay(instance, github);
+    const perRepository = (value: number) => value / HEALTH_DAY_REPOSITORIES;
+    const graphqlDay = perRepository(syncGraphql + steady.healthGraphql / 7) * 5000;
+    const coreDay = perRepository(syncCore + steady.healthCore / 7 + steady.advisoryCore) * 5000;
+    return [
       atMost(
         '5,000 a day with health and advisories (ETags warm): share of one token’s hourly quota',
-        (Math.max(
-          (graphqlPerCycle + steady.healthGraphql / 7) * scale,
-          (corePerCycle + steady.healthCore / 7 + steady.advisoryCore) * scale,
-        ) /
-          5000) *
-          100,
+        (Math.max(graphqlDay, coreDay) / 5000) * 100,
         '%',
         20,
-        `per 1,000: the sync's ${graphqlPerCycle} GraphQL points and ${corePerCycle} REST calls, a seventh of a weekly health read (${steady.healthGraphql} points, ${steady.healthCore} counted REST calls of ${steady.healthRest} made), the daily advisory read (${steady.advisoryCore} of ${steady.advisoryRest})`,
+        `per ${HEALTH_DAY_REPOSITORIES}: the unchanged sync's ${syncGraphql} GraphQL points and ${syncCore} REST calls, a seventh of the weekly health read (${steady.healthGraphql} points; ${steady.healthCore} counted REST calls of ${steady.healthRest} made), the daily advisory read (${steady.advisoryCore} of ${steady.advisoryRest}); all in one hour`,
       ),
       atMost(
         'health and advisory reads: secondary-limit answers',
@@ -300,12 +341,6 @@ async function withTokenFigures(): Promise<Figure[]> {
         'answers',
         0,
         `peak ${steady.peakRest} REST points in any minute`,
-      ),
-      measured(
-        'a year of change in one day: REST calls per repository',
-        changedCore / IMPORT_LINES,
-        'calls/repo',
-        `${changed.outcome.synced} synced, ${changed.outcome.recounts} contributor recounts`,
       ),
     ];
   } finally {
@@ -458,7 +493,11 @@ export async function runImportBench(): Promise<object> {
 
 export async function runSyncBench(): Promise<object> {
   console.log(`\n[sync] GitHub double at ${LATENCY_MS} ms, GitHub's secondary limits enforced`);
-  const figures = [...(await withTokenFigures()), ...(await anonymousFigures())];
+  const figures = [
+    ...(await withTokenFigures()),
+    ...(await healthDayFigures()),
+    ...(await anonymousFigures()),
+  ];
   printFigures(`sync engine (double at ${LATENCY_MS} ms latency)`, figures);
   return { github_latency_ms: LATENCY_MS, figures };
 }

@@ -224,6 +224,8 @@ test('the repositories journey', async ({ request }) => {
   await tagFilter.fill('runtime');
   await tagFilter.press('Enter');
   await expect(page.getByText(`Showing statistics for 1 of ${total} repositories`)).toBeVisible();
+  // The tag suggestions stay open under the field (over the chips) until dismissed, as a person would.
+  await tagFilter.press('Escape');
   await page.getByRole('button', { name: 'Remove filter Tag: runtime' }).click();
   await page.getByRole('textbox', { name: 'Minimum stars' }).fill('150000');
   await page.getByRole('textbox', { name: 'Maximum stars' }).fill('100');

@@ -149,13 +149,22 @@ describe.concurrent.each(Object.keys(FAULTS) as Fault[])('with %s', (fault) => {
         headers: withToken.headers,
         payload: { token: TOKEN },
       });
-      const added = await t.app.inject({
-        method: 'POST',
-        url: '/repositories/',
-        headers: withToken.headers,
-        payload: { id: 'facebook/react' },
-      });
-      expect(added.statusCode).toBe(201);
+      // Set-up, before any fault: on a busy machine the add's first calls to the (healthy)
+      // double can outlast the 500 ms deadline and answer 502, which is not what is tested
+      // here. Tried again until the repository is in (it is written only once GitHub answered).
+      let added = 0;
+      for (let attempt = 0; attempt < 10 && added !== 201; attempt++) {
+        added = (
+          await t.app.inject({
+            method: 'POST',
+            url: '/repositories/',
+            headers: withToken.headers,
+            payload: { id: 'facebook/react' },
+          })
+        ).statusCode;
+        expect([201, 502], `the add answered ${added}`).toContain(added);
+      }
+      expect(added).toBe(201);
       // Stored commits older than 15 minutes are asked of GitHub again.
       await t.app.db
         .updateTable('repositories')

@@ -25,72 +25,69 @@ export function listPackages(db: Db, repositoryId: number): Promise<PackageRow[]
 const sameRef = (a: PackageRef, b: Pick<PackageRow, 'ecosystem' | 'name'>) =>
   a.ecosystem === b.ecosystem && a.name.toLowerCase() === b.name.toLowerCase();
 
+/** One package row of a repository, by its key. */
+function packageRow(db: Db, repositoryId: number, ref: Pick<PackageRow, 'ecosystem' | 'name'>) {
+  return db
+    .updateTable('repository_packages')
+    .where('repository_id', '=', repositoryId)
+    .where('ecosystem', '=', ref.ecosystem)
+    .where('name', '=', ref.name);
+}
+
 /**
- * What the manifests name now: found ones marked detected, the rest not; rows nobody chose and
- * detection no longer finds are dropped (a member's word stays either way).
+ * Writes a new list of packages over the stored one: `keep` says what each stored row becomes
+ * (its changes, or null to drop it); the new ones are inserted with `added`'s flags.
  */
-export async function saveDetected(db: Db, repositoryId: number, found: PackageRef[]): Promise<void> {
+async function mergePackages(
+  db: Db,
+  repositoryId: number,
+  refs: PackageRef[],
+  keep: (row: PackageRow, listed: boolean) => Partial<Pick<PackageRow, 'detected' | 'chosen'>> | null,
+  added: Pick<PackageRow, 'detected' | 'chosen'>,
+): Promise<void> {
   const existing = await listPackages(db, repositoryId);
   for (const row of existing) {
-    const detected = found.some((ref) => sameRef(ref, row)) ? 1 : 0;
-    if (detected === 0 && row.chosen === null) {
-      await deletePackage(db, row);
-    } else if (detected !== row.detected) {
-      await db
-        .updateTable('repository_packages')
-        .set({ detected })
-        .where('repository_id', '=', repositoryId)
-        .where('ecosystem', '=', row.ecosystem)
-        .where('name', '=', row.name)
-        .execute();
-    }
+    const changes = keep(
+      row,
+      refs.some((ref) => sameRef(ref, row)),
+    );
+    if (changes === null) await deletePackage(db, row);
+    else if (Object.entries(changes).some(([key, value]) => row[key as keyof PackageRow] !== value))
+      await packageRow(db, repositoryId, row).set(changes).execute();
   }
-  for (const ref of found) {
+  for (const ref of refs) {
     if (existing.some((row) => sameRef(ref, row))) continue;
     await db
       .insertInto('repository_packages')
-      .values({
-        repository_id: repositoryId,
-        ecosystem: ref.ecosystem,
-        name: ref.name,
-        detected: 1,
-        chosen: null,
-      })
+      .values({ repository_id: repositoryId, ecosystem: ref.ecosystem, name: ref.name, ...added })
       .execute();
   }
 }
 
+/**
+ * What the manifests name now: found ones marked detected, the rest not; rows nobody chose and
+ * detection no longer finds are dropped (a member's word stays either way).
+ */
+export function saveDetected(db: Db, repositoryId: number, found: PackageRef[]): Promise<void> {
+  return mergePackages(
+    db,
+    repositoryId,
+    found,
+    (row, listed) => (!listed && row.chosen === null ? null : { detected: listed ? 1 : 0 }),
+    { detected: 1, chosen: null },
+  );
+}
+
 /** A member's list: what it names is listed (added when new), the rest removed from the list. */
-export async function saveChosen(db: Db, repositoryId: number, chosen: PackageRef[]): Promise<void> {
-  const existing = await listPackages(db, repositoryId);
-  for (const row of existing) {
-    const listed = chosen.some((ref) => sameRef(ref, row));
-    // A member's own addition taken off again leaves nothing to remember.
-    if (!listed && row.detected === 0) {
-      await deletePackage(db, row);
-      continue;
-    }
-    await db
-      .updateTable('repository_packages')
-      .set({ chosen: listed ? 1 : 0 })
-      .where('repository_id', '=', repositoryId)
-      .where('ecosystem', '=', row.ecosystem)
-      .where('name', '=', row.name)
-      .execute();
-  }
-  for (const ref of chosen) {
-    if (existing.some((row) => sameRef(ref, row))) continue;
-    await db
-      .insertInto('repository_packages')
-      .values({
-        repository_id: repositoryId,
-        ecosystem: ref.ecosystem,
-        name: ref.name,
-        detected: 0,
-        chosen: 1,
-      })
-      .execute();
-  }
+export function saveChosen(db: Db, repositoryId: number, chosen: PackageRef[]): Promise<void> {
+  // A member's own addition taken off again leaves nothing to remember.
+  return mergePackages(
+    db,
+    repositoryId,
+    chosen,
+    (row, listed) => (!listed && row.detected === 0 ? null : { chosen: listed ? 1 : 0 }),
+    { detected: 0, chosen: 1 },
+  );
 }
 
 async function deletePackage(db: Db, row: Pick<PackageRow, 'repository_id' | 'ecosystem' | 'name'>) {
@@ -103,15 +100,7 @@ async function deletePackage(db: Db, row: Pick<PackageRow, 'repository_id' | 'ec
 }
 
 export async function markPackagesRead(db: Db, repositoryId: number, refs: PackageRef[], at: string) {
-  for (const ref of refs) {
-    await db
-      .updateTable('repository_packages')
-      .set({ read_at: at })
-      .where('repository_id', '=', repositoryId)
-      .where('ecosystem', '=', ref.ecosystem)
-      .where('name', '=', ref.name)
-      .execute();
-  }
+  for (const ref of refs) await packageRow(db, repositoryId, ref).set({ read_at: at }).execute();
 }
 
 /** Listed packages of every repository (gone ones left alone), for the daily incremental read. */
@@ -171,6 +160,25 @@ export function listAdvisories(db: Db, repositoryId: number): Promise<AdvisoryRo
     .orderBy('published_at', 'desc')
     .orderBy('ghsa_id')
     .execute();
+}
+
+export async function deleteAdvisory(db: Db, repositoryId: number, ghsaId: string): Promise<void> {
+  await db
+    .deleteFrom('repository_advisories')
+    .where('repository_id', '=', repositoryId)
+    .where('ghsa_id', '=', ghsaId)
+    .execute();
+}
+
+/** Whether any advisory is stored for the repository (a sync judges them again only then). */
+export async function hasAdvisories(db: Db, repositoryId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('repository_advisories')
+    .select('ghsa_id')
+    .where('repository_id', '=', repositoryId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function saveAdvisory(db: Db, row: Insertable<RepositoryAdvisoriesTable>): Promise<void> {

@@ -85,12 +85,7 @@ export class AdvisoriesService {
             pkg.ecosystem === advisory.package_ecosystem &&
             pkg.name.toLowerCase() === (advisory.package_name ?? '').toLowerCase(),
         );
-        if (!kept)
-          await trx
-            .deleteFrom('repository_advisories')
-            .where('repository_id', '=', row.id)
-            .where('ghsa_id', '=', advisory.ghsa_id)
-            .execute();
+        if (!kept) await queries.deleteAdvisory(trx, row.id, advisory.ghsa_id);
       }
       await queries.keepCountsOnRow(trx, row.id);
     });
@@ -221,12 +216,7 @@ export class AdvisoriesService {
   /** A sync wrote the repository (its new releases may be tracked versions now): judged again. */
   async synced(change: CatalogueChanges['repository.synced'], trx: Kysely<Database>): Promise<void> {
     const id = change.after.id;
-    const any = await trx
-      .selectFrom('repository_advisories')
-      .select('ghsa_id')
-      .where('repository_id', '=', id)
-      .limit(1)
-      .executeTakeFirst();
+    const any = await queries.hasAdvisories(trx, id);
     if (any) await this.judgeAgain(trx, id);
   }
 

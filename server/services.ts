@@ -168,7 +168,7 @@ export function buildServices(deps: ServiceDeps) {
     me,
     clock,
     recordEvents: (trx, events, now) => activityRecorder.record(trx, events, now),
-    afterRead: (row, answer, token) => advisories.afterHealthRead(row, answer, token),
+    afterReads: (reads, token) => advisories.afterHealthReads(reads, token),
   });
   const sync = new RepositorySyncService({
     db,

@@ -104,6 +104,21 @@ export async function markPackagesRead(db: Db, repositoryId: number, refs: Packa
 }
 
 /** Listed packages of every repository (gone ones left alone), for the daily incremental read. */
+/** The listed packages of these repositories that were never read from GitHub's database. */
+export function unreadPackagesOf(db: Db, repositoryIds: number[]) {
+  if (repositoryIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('repository_packages')
+    .select(['repository_id', 'ecosystem', 'name'])
+    .where('repository_id', 'in', repositoryIds)
+    .where('read_at', 'is', null)
+    .where((eb) => eb.or([eb('chosen', '=', 1), eb.and([eb('chosen', 'is', null), eb('detected', '=', 1)])]))
+    .orderBy('repository_id')
+    .orderBy('ecosystem')
+    .orderBy('name')
+    .execute();
+}
+
 export function listedPackagesAfter(db: Db, after: { repositoryId: number; key: string }, limit: number) {
   return db
     .selectFrom('repository_packages')

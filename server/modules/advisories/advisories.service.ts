@@ -93,55 +93,83 @@ export class AdvisoriesService {
   }
 
   /**
-   * After GitHub's health query answered for a repository: its packages from the manifests read,
-   * its own advisories (public ones, conditional), and the database's for packages never read
-   * (that first read is not news). GitHub's pace or quota leaves the rest to the daily read.
+   * After GitHub's health query answered for a batch of repositories (≤ 25, one token): their
+   * packages from the manifests read, each one's own advisories (public ones, conditional), and
+   * the database's for packages never read, one request per ecosystem for the whole batch (that
+   * first read is not news). GitHub's pace or quota leaves the rest to the daily read.
    */
-  async afterHealthRead(row: RepositoryRow, health: GitHubHealth, token: string): Promise<void> {
+  async afterHealthReads(
+    reads: Array<{ row: RepositoryRow; health: GitHubHealth }>,
+    token: string,
+  ): Promise<void> {
     const { db, github, clock } = this.#deps;
-    await inTransaction(db, (trx) => queries.saveDetected(trx, row.id, detectPackages(health.manifests)));
-    const findings: Finding[] = [];
+    await inTransaction(db, async (trx) => {
+      for (const { row, health } of reads)
+        await queries.saveDetected(trx, row.id, detectPackages(health.manifests));
+    });
     const deadline = nowMs(clock) + PACE_WAIT_MS;
-    let ownEtag: string | null | undefined;
+    const found = new Map<
+      number,
+      { findings: Finding[]; ownEtag: string | null | undefined; packagesRead: PackageRef[] }
+    >(reads.map(({ row }) => [row.id, { findings: [], ownEtag: undefined, packagesRead: [] }]));
+    const storeAll = async (withPackages: boolean) => {
+      for (const [repositoryId, entry] of found) {
+        if (
+          entry.findings.length === 0 &&
+          entry.ownEtag === undefined &&
+          (!withPackages || entry.packagesRead.length === 0)
+        )
+          continue;
+        await this.#store(repositoryId, entry.findings, {
+          ownEtag: entry.ownEtag,
+          packagesRead: withPackages ? entry.packagesRead : [],
+        });
+      }
+    };
     try {
-      if (row.private === 0) {
+      for (const { row } of reads) {
+        if (row.private !== 0) continue;
+        const entry = found.get(row.id) as NonNullable<ReturnType<typeof found.get>>;
         const read = await queries.findRead(db, row.id);
         const answer = await github.advisories.repositoryAdvisories(row.full_name, token, {
           deadline,
           etag: read?.etag ?? undefined,
         });
-        if (!('notModified' in answer)) {
-          ownEtag = answer.etag ?? null;
-          for (const advisory of answer.advisories) {
-            const first = advisory.vulnerabilities[0];
-            const ecosystem = first ? ecosystemOf(first.ecosystem) : null;
-            findings.push({
-              advisory,
-              source: 'repository',
-              pkg: first && ecosystem ? { ecosystem, name: first.name } : null,
-              silent: !read?.read_at,
-            });
-          }
-        } else {
-          ownEtag = read?.etag ?? null;
+        if ('notModified' in answer) {
+          entry.ownEtag = read?.etag ?? null;
+          continue;
+        }
+        entry.ownEtag = answer.etag ?? null;
+        for (const advisory of answer.advisories) {
+          const first = advisory.vulnerabilities[0];
+          const ecosystem = first ? ecosystemOf(first.ecosystem) : null;
+          entry.findings.push({
+            advisory,
+            source: 'repository',
+            pkg: first && ecosystem ? { ecosystem, name: first.name } : null,
+            silent: !read?.read_at,
+          });
         }
       }
-      const unread = (await queries.listPackages(db, row.id)).filter(
-        (pkg) => queries.isListed(pkg) && pkg.read_at === null,
-      );
-      const read: PackageRef[] = [];
+      const unread = (await queries.unreadPackagesOf(db, [...found.keys()])).flatMap((pkg) => {
+        const ecosystem = ecosystemOf(pkg.ecosystem);
+        return ecosystem ? [{ repositoryId: pkg.repository_id, ecosystem, name: pkg.name }] : [];
+      });
       for (const ecosystem of new Set(unread.map((pkg) => pkg.ecosystem))) {
-        const known = ecosystemOf(ecosystem);
-        if (!known) continue;
-        const names = unread.filter((pkg) => pkg.ecosystem === ecosystem).map((pkg) => pkg.name);
-        const advisories = await github.advisories.globalAdvisories(known, names, token, { deadline });
-        findings.push(...matchPackages(advisories, known, names, true));
-        read.push(...names.map((name) => ({ ecosystem: known, name })));
+        const inEcosystem = unread.filter((pkg) => pkg.ecosystem === ecosystem);
+        const names = [...new Set(inEcosystem.map((pkg) => pkg.name))];
+        const advisories = await github.advisories.globalAdvisories(ecosystem, names, token, { deadline });
+        for (const repositoryId of new Set(inEcosystem.map((pkg) => pkg.repositoryId))) {
+          const own = inEcosystem.filter((pkg) => pkg.repositoryId === repositoryId).map((pkg) => pkg.name);
+          const entry = found.get(repositoryId) as NonNullable<ReturnType<typeof found.get>>;
+          entry.findings.push(...matchPackages(advisories, ecosystem, own, true));
+          entry.packagesRead.push(...own.map((name) => ({ ecosystem, name })));
+        }
       }
-      await this.#store(row.id, findings, { ownEtag, packagesRead: read });
+      await storeAll(true);
     } catch (error) {
       // What was read before GitHub said "later" is kept; the daily read does the rest.
-      if (findings.length > 0) await this.#store(row.id, findings, { ownEtag, packagesRead: [] });
+      await storeAll(false);
       if (paceEta(error, clock) || error instanceof GitHubError) return;
       throw error;
     }

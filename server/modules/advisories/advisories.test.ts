@@ -296,3 +296,23 @@ describe('visibility', () => {
     );
   });
 });
+
+describe('the health run’s batch', () => {
+  it('reads GitHub’s database once per ecosystem for all the batch’s new packages', async () => {
+    // Two JavaScript repositories (each publishes an npm package): one query, one database read.
+    for (const id of ['facebook/react', 'vuejs/core'])
+      expect((await call(ada, 'POST', '/repositories/', { id })).statusCode).toBe(201);
+    t.github.resetCounts();
+    await healthRun();
+    expect(t.github.counts.get('GET /advisories')).toBe(1);
+    for (const id of ['facebook/react', 'vuejs/core']) {
+      const { packages, read_at } = await advisoriesOf(bob, id);
+      expect(packages, id).toEqual([{ ecosystem: 'npm', name: id.split('/')[1], detected: true }]);
+      expect(read_at, id).not.toBeNull();
+    }
+    // Read, so the next health run asks the database nothing.
+    t.github.resetCounts();
+    await healthRun();
+    expect(t.github.counts.get('GET /advisories') ?? 0).toBe(0);
+  });
+});

@@ -64,10 +64,11 @@ export interface RepositoryHealthDeps {
   /** Records activity events in the caller's transaction (the activity module's recorder). */
   recordEvents: (trx: Kysely<Database>, events: NewEvent[], now: string) => Promise<void>;
   /**
-   * Runs after GitHub's health query answered for a repository, before it is scored: the
-   * advisories module detects its packages and reads its advisories with the same token.
+   * Runs after GitHub's health query answered for a batch of repositories, before they are
+   * scored: the advisories module detects their packages and reads their advisories with the
+   * same token.
    */
-  afterRead?: (row: RepositoryRow, health: GitHubHealth, token: string) => Promise<void>;
+  afterReads?: (reads: Array<{ row: RepositoryRow; health: GitHubHealth }>, token: string) => Promise<void>;
 }
 
 export interface HealthRunOutcome {
@@ -227,7 +228,7 @@ export class RepositoryHealthService {
       );
       if (!answer || answer instanceof GitHubError) return;
       const share = await this.#readShare(row, token).catch(() => undefined);
-      const read = await this.#afterRead(row, answer, token);
+      const [read = row] = await this.#afterReads([{ row, health: answer }], token);
       await this.#assess(
         db,
         read,
@@ -301,6 +302,11 @@ export class RepositoryHealthService {
               return { ...outcome, retryAt: error.resetAt ?? github.quotaResetOf(token) };
             throw error;
           }
+          const answered = batch.flatMap((row) => {
+            const health = answers.get(row.full_name);
+            return health && !(health instanceof GitHubError) ? [{ row, health }] : [];
+          });
+          const reread = new Map((await this.#afterReads(answered, token)).map((row) => [row.id, row]));
           let paceAt: Date | null = null;
           for (const row of batch) {
             const answer = answers.get(row.full_name);
@@ -316,10 +322,9 @@ export class RepositoryHealthService {
                   });
               // Read without its share (GitHub's pace said "later"): due again when the pace frees.
               const dueAt = paceAt ? (paceAt as Date).toISOString() : this.#nextDue();
-              const read = await this.#afterRead(row, answer, token);
               await this.#assess(
                 db,
-                read,
+                reread.get(row.id) ?? row,
                 { health: answer, at: isoNow(clock), share },
                 { due_at: dueAt, failures: 0 },
               );
@@ -350,11 +355,16 @@ export class RepositoryHealthService {
     });
   }
 
-  /** The advisories' read (`afterRead`), and the row again with the open advisories it counted. */
-  async #afterRead(row: RepositoryRow, health: GitHubHealth, token: string): Promise<RepositoryRow> {
-    if (!this.#deps.afterRead) return row;
-    await this.#deps.afterRead(row, health, token);
-    return (await findRepositoryById(this.#deps.db, row.id)) ?? row;
+  /** The advisories' read (`afterReads`), and the rows again with the open advisories it counted. */
+  async #afterReads(
+    reads: Array<{ row: RepositoryRow; health: GitHubHealth }>,
+    token: string,
+  ): Promise<RepositoryRow[]> {
+    if (!this.#deps.afterReads || reads.length === 0) return reads.map(({ row }) => row);
+    await this.#deps.afterReads(reads, token);
+    return Promise.all(
+      reads.map(async ({ row }) => (await findRepositoryById(this.#deps.db, row.id)) ?? row),
+    );
   }
 
   #nextDue(): string {

@@ -130,6 +130,7 @@ export function buildServices(deps: ServiceDeps) {
   });
   const catalogueQuery = new CatalogueQueryService({
     db,
+    dialect,
     clock,
     details: {
       commentsOf: (id) => discussion.commentsOf(id),

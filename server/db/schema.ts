@@ -153,6 +153,9 @@ export interface RepositoriesTable {
   advisories_low: ColumnType<number, number | undefined, number>;
   advisories_unknown: ColumnType<number, number | undefined, number>;
   advisory_level: ColumnType<number, number | undefined, number>;
+  /** How many comments and versions it has, kept by the database's triggers (migration 2026-11-28-0800). */
+  comment_count: ColumnType<number, never, never>;
+  version_count: ColumnType<number, never, never>;
 }
 
 /** The sync engine's schedule, one row per repository (derived: not backed up). */
@@ -446,12 +449,9 @@ export interface Database {
 export type RepositoryRow = Selectable<RepositoriesTable>;
 /**
  * A repository as lists, pages and exports read it: every column but the stored ETags (which
- * only the sync engine needs), with its comment and version counts.
+ * only the sync engine needs) and the advisory rank (the filter's).
  */
-export type RepositoryListRow = Omit<RepositoryRow, 'etags' | 'advisory_level'> & {
-  comment_count: number;
-  version_count: number;
-};
+export type RepositoryListRow = Omit<RepositoryRow, 'etags' | 'advisory_level'>;
 /**
  * A repository as the CSV export reads it: the list row's columns its records write, and the id
  * its batches page by (docs/decisions.md, "CSV export").

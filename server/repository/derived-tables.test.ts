@@ -24,6 +24,7 @@ import {
 } from '../../test/helpers/test-database.ts';
 import type { DatabaseHandle, Dialect } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { isPostgres } from '../db/migration-helpers.ts';
 import { migrations } from '../db/migrations/index.ts';
 import type { Database } from '../db/schema.ts';
 import { writeBackup } from '../modules/backups/backup-stream.ts';
@@ -98,6 +99,7 @@ async function backupOf(handle: DatabaseHandle): Promise<string> {
 async function answers(db: Kysely<Database>) {
   const service = new CatalogueQueryService({
     db,
+    dialect: isPostgres(db) ? 'postgres' : 'sqlite',
     clock: createFakeClock(CATALOGUE_NOW),
     // Pages only: the detail answer's parts are not read here.
     details: {

@@ -127,6 +127,11 @@ export async function rebuildDerivedTables(db: Db, at: Date): Promise<{ reposito
     await sql`insert into repository_totals (private, total)
       select 0, (select count(*) from repositories where private = 0)
       union all select 1, (select count(*) from repositories where private = 1)`.execute(trx);
+    // Kept by triggers as comments and versions come and go: a restore wrote rows that already
+    // had their counts, then their comments and versions, so counted again here.
+    await sql`update repositories set
+      comment_count = (select count(*) from comments c where c.repository_id = repositories.id),
+      version_count = (select count(*) from versions v where v.repository_id = repositories.id)`.execute(trx);
     const now = at.toISOString();
     let lastId = 0;
     let count = 0;

@@ -16,6 +16,8 @@ type QuietColumns = Omit<
   | 'advisories_low'
   | 'advisories_unknown'
   | 'advisory_level'
+  | 'comment_count'
+  | 'version_count'
 >;
 
 /** A quiet public repository: one star, one commit, one contributor, synced now. */

@@ -22,6 +22,7 @@ import * as repositoryHealth from './2026-11-28-0400-repository-health.ts';
 import * as repositoryHealthColumns from './2026-11-28-0500-repository-health-columns.ts';
 import * as metricsHealthScore from './2026-11-28-0600-metrics-health-score.ts';
 import * as advisories from './2026-11-28-0700-advisories.ts';
+import * as repositoryDiscussionCounts from './2026-11-28-0800-repository-discussion-counts.ts';
 
 /**
  * Every migration, listed explicitly so boot needs no directory scan and the bundle-free
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-0500-repository-health-columns': repositoryHealthColumns,
   '2026-11-28-0600-metrics-health-score': metricsHealthScore,
   '2026-11-28-0700-advisories': advisories,
+  '2026-11-28-0800-repository-discussion-counts': repositoryDiscussionCounts,
 };

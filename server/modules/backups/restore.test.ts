@@ -410,6 +410,8 @@ describe('a backup from before stored commits had their own table (migration 202
         advisories_low: _low,
         advisories_unknown: _unknown,
         advisory_level: _level,
+        comment_count: _comments,
+        version_count: _versions,
         ...then
       } = row as Record<string, unknown>;
       return { ...then, recent_commits: index === 0 ? commits : '[]' };

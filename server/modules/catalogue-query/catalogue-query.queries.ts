@@ -13,7 +13,7 @@ import type { Database, RepositoryExportRow, RepositoryListRow } from '../../db/
 import { CURSOR_ID_MAX, decodeCursor, encodeCursor, invalidCursor } from '../../lib/cursor.ts';
 import { hasProvenAccess, type Viewer, visibleTo } from '../../repository/access-policy.ts';
 import { hasColumnFilters, hasFilters, type NormalizedFilters } from './catalogue-filters.ts';
-import { listColumns, type RowColumns, withPageCounts } from './repository-list.queries.ts';
+import { listColumns, type RowColumns } from './repository-list.queries.ts';
 
 /**
  * The catalogue's search, filters, sort and keyset paging as Kysely queries that run alike on
@@ -234,9 +234,7 @@ export function decodePageCursor(cursor: string, filters: NormalizedFilters, sor
 
 /** What a page holds: the list's rows, or the export's. */
 type RowOf<C extends RowColumns> = C extends 'export' ? RepositoryExportRow : RepositoryListRow;
-type ListRow = Omit<RepositoryListRow, 'comment_count' | 'version_count'> & {
-  sort_key: string | number | null;
-};
+type ListRow = RepositoryListRow & { sort_key: string | number | null };
 
 /**
  * The rows with a sort key, after `position`, in order: the first part of every sort. Built
@@ -317,12 +315,12 @@ export async function fetchPage<C extends RowColumns = 'list'>(
       const page = found.slice(0, limit);
       const last = page[page.length - 1] as ListRow;
       return {
-        rows: await withPageCounts(db, page),
+        rows: page,
         next: { phase: 'values', key: last.sort_key as string | number, id: last.id },
       } as Page;
     }
     rows.push(...found);
-    if (!nullable) return { rows: await withPageCounts(db, rows), next: null } as Page;
+    if (!nullable) return { rows, next: null } as Page;
   }
 
   // The values ran out on this page: fill it from the rows without a key.
@@ -342,7 +340,7 @@ export async function fetchPage<C extends RowColumns = 'list'>(
   rows.push(...page);
   const next: Position | null =
     found.length > remaining ? { phase: 'nulls', id: page.at(-1)?.id ?? after } : null;
-  return { rows: await withPageCounts(db, rows), next } as Page;
+  return { rows, next } as Page;
 }
 
 /** How many visible repositories match the filters. */

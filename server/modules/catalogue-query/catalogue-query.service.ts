@@ -17,6 +17,7 @@ import {
 import { HEALTH_GRADES, type HealthGrade } from '#shared/schemas/health.ts';
 import type { Repository, RepositorySummary } from '#shared/schemas/repositories.ts';
 import { STAR_BUCKETS } from '#shared/stats.ts';
+import type { Dialect } from '../../db/database.ts';
 import { isPostgres } from '../../db/migration-helpers.ts';
 import type { Database, RepositoryExportRow, RepositoryListRow } from '../../db/schema.ts';
 import { notFound } from '../../lib/app-error.ts';
@@ -61,13 +62,25 @@ export interface CatalogueQueryDeps {
   db: Kysely<Database>;
   clock: Clock;
   details: RepositoryDetailParts;
-  /** Rows per database read while exporting (2,000 by default). */
+  /** Which database: the export reads each its own way (`EXPORT_READS`). */
+  dialect: Dialect;
+  /** Rows per database read while exporting, instead of the dialect's (tests: a small one). */
   exportBatchSize?: number;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Rows per database read while exporting (docs/decisions.md, "CSV export"). */
-const EXPORT_BATCH_SIZE = 2000;
+/**
+ * How the export reads (docs/decisions.md, "CSV export"): rows per database read, and whether
+ * the next read is sent while a batch is written. PostgreSQL reads in its own process, so its
+ * next batch arrives while this one is written, and a larger batch is fewer round trips.
+ * SQLite reads on this thread: reading ahead only keeps two batches alive, and a batch of 500
+ * rows dies young — 2,000 rows held across collections grew a fresh server's RSS by up to
+ * 88 MiB on its first export of 100,000 rows, 500 by at most 45 (10% slower).
+ */
+const EXPORT_READS: Record<Dialect, { batchSize: number; readAhead: boolean }> = {
+  sqlite: { batchSize: 500, readAhead: false },
+  postgres: { batchSize: 2000, readAhead: true },
+};
 const TOP_TOPICS = 10;
 const NO_FILTERS = normalizeFilters({});
 
@@ -84,14 +97,15 @@ const byCountThenName = (a: NameCount, b: NameCount) => b.count - a.count || byN
 export class CatalogueQueryService {
   readonly #db: Kysely<Database>;
   readonly #clock: Clock;
-  readonly #exportBatchSize: number;
+  readonly #exportReads: { batchSize: number; readAhead: boolean };
   readonly #details: RepositoryDetailParts;
 
   constructor(deps: CatalogueQueryDeps) {
     this.#db = deps.db;
     this.#details = deps.details;
     this.#clock = deps.clock;
-    this.#exportBatchSize = deps.exportBatchSize ?? EXPORT_BATCH_SIZE;
+    const reads = EXPORT_READS[deps.dialect];
+    this.#exportReads = { ...reads, batchSize: deps.exportBatchSize ?? reads.batchSize };
   }
 
   /** `GET /repositories/` without parameters (SPEC's first form): every repository the viewer may see. */
@@ -162,10 +176,10 @@ export class CatalogueQueryService {
   }
 
   /**
-   * Every matching repository in list order, as list rows `exportBatchSize` at a time (one
-   * database read each). The next read is sent as soon as a batch arrives, so the database
-   * (PostgreSQL's own process) reads it while this one is written out; no more than that one
-   * batch is read ahead of the consumer, and returning early (a client gone) stops the reads.
+   * Every matching repository in list order, as list rows a batch at a time (one database read
+   * each, `EXPORT_READS`). On PostgreSQL the next read is sent as soon as a batch arrives, so
+   * the database reads it while this one is written out; no more than that one batch is read
+   * ahead of the consumer, and returning early (a client gone) stops the reads.
    */
   async *exportBatches(viewer: Viewer, query: CatalogueExportQuery): AsyncGenerator<RepositoryExportRow[]> {
     const filters = normalizeFilters(query);
@@ -173,7 +187,16 @@ export class CatalogueQueryService {
     const use = idSetUseFor(filters, await countMatching(this.#db, viewer, filters));
     type Page = { rows: RepositoryExportRow[]; next: Position | null };
     const read = (position: Position | null): Promise<Page> => {
-      const page = fetchPage(this.#db, viewer, filters, sort, this.#exportBatchSize, position, use, 'export');
+      const page = fetchPage(
+        this.#db,
+        viewer,
+        filters,
+        sort,
+        this.#exportReads.batchSize,
+        position,
+        use,
+        'export',
+      );
       // Handled when awaited below; until then (or if the consumer stops first), a failed read
       // must not count as an unhandled rejection.
       page.catch(() => {});
@@ -182,8 +205,10 @@ export class CatalogueQueryService {
     let next: Promise<Page> | null = read(null);
     while (next) {
       const page: Page = await next;
-      next = page.next ? read(page.next) : null;
+      const after = page.next;
+      next = after && this.#exportReads.readAhead ? read(after) : null;
       if (page.rows.length > 0) yield page.rows;
+      if (after && !next) next = read(after);
     }
   }
 

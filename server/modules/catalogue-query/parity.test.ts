@@ -59,6 +59,7 @@ async function prepare(name: 'sqlite' | 'postgres'): Promise<Side> {
   const service = new CatalogueQueryService({
     db: handle.db,
     clock: createFakeClock(CATALOGUE_NOW),
+    dialect: name,
     exportBatchSize: 7,
     // Pages, exports and statistics only: the detail answer's parts are not read here.
     details: {

@@ -163,7 +163,7 @@ export class CatalogueService {
     };
     /** A line's new row as its result, and as one of the batch's additions to notify. */
     const addedItem = (base: { index: number; input: string }, row: RepositoryRow): BatchResultItem => {
-      const repository = presentSummary({ ...row, comment_count: 0, version_count: 0 });
+      const repository = presentSummary(row);
       added.push({ id: repository.id, url: repository.url, stars: repository.stars });
       return { ...base, ok: true, status: 'added', repository };
     };

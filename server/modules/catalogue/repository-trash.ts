@@ -119,7 +119,11 @@ export async function restoreDeleted(
       snapshot.repository_commits = [{ repository_id: repository.id, commits: keptCommits }];
     // biome-ignore lint/suspicious/noExplicitAny: rows come back as they were read
     const anyTrx = trx as Kysely<any>;
-    await anyTrx.insertInto('repositories').values(repository).execute();
+    // The comment and version counts come back with their rows (the triggers count them in).
+    await anyTrx
+      .insertInto('repositories')
+      .values({ ...repository, comment_count: 0, version_count: 0 })
+      .execute();
     for (const table of REPOSITORY_OWNED_TABLES) {
       const rows = snapshot[table] ?? [];
       for (let start = 0; start < rows.length; start += 200) {

@@ -54,6 +54,11 @@ describe('undo a deletion', () => {
     // Derived rows rebuilt: the tag filter and the search find it again.
     const byTag = await call(ada, 'GET', '/repositories/?tags=keep&limit=10');
     expect(byTag.json().repositories.map((row: { id: string }) => row.id)).toEqual(['vitejs/vite']);
+    // Counted once with the rows put back (the counts the database keeps on the row).
+    expect(byTag.json().repositories[0]).toMatchObject({
+      comment_count: 1,
+      version_count: after.versions.length,
+    });
     const bySearch = await call(ada, 'GET', '/repositories/?q=vite&limit=10');
     expect(bySearch.json().total).toBe(1);
     // Once only.

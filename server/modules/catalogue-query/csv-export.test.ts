@@ -155,6 +155,19 @@ describe('the CSV export', () => {
     }
   });
 
+  it('writes every number as String() does: zero, powers of ten, negative, the largest safe, a fraction', () => {
+    const values = [0, 1, 9, 10, 99, 100, 1000, 12_345, 2 ** 31, Number.MAX_SAFE_INTEGER, -1, -10, -2_000, 1.5];
+    for (const value of values) {
+      const row = { ...(rows[0] as RepositoryListRow), stars: value, stars_7d: -value, comment_count: value };
+      const cells = csvRow(row).split(',');
+      expect([cells[9], cells[14], cells[28]], String(value)).toEqual([
+        String(value),
+        String(-value),
+        String(value),
+      ]);
+    }
+  });
+
   it('writes the same bytes however the rows are batched, and reports the rows sent', async () => {
     const many = Array.from({ length: 1234 }, (_, i) => ({
       ...(rows[i % rows.length] as RepositoryListRow),

@@ -156,7 +156,22 @@ describe('the CSV export', () => {
   });
 
   it('writes every number as String() does: zero, powers of ten, negative, the largest safe, a fraction', () => {
-    const values = [0, 1, 9, 10, 99, 100, 1000, 12_345, 2 ** 31, Number.MAX_SAFE_INTEGER, -1, -10, -2_000, 1.5];
+    const values = [
+      0,
+      1,
+      9,
+      10,
+      99,
+      100,
+      1000,
+      12_345,
+      2 ** 31,
+      Number.MAX_SAFE_INTEGER,
+      -1,
+      -10,
+      -2_000,
+      1.5,
+    ];
     for (const value of values) {
       const row = { ...(rows[0] as RepositoryListRow), stars: value, stars_7d: -value, comment_count: value };
       const cells = csvRow(row).split(',');

@@ -337,3 +337,13 @@ function scoreOf(signals: HealthSignal[]): { score: number | null; grade: Health
 
 /** Grades from best to worst: a move to the right is a drop (`health_dropped`). */
 export const GRADE_ORDER: readonly HealthGrade[] = ['healthy', 'watch', 'at_risk'];
+
+/** A grade with a place in GRADE_ORDER (archived and unknown have none). */
+export type RankedGrade = 'healthy' | 'watch' | 'at_risk';
+export const isRankedGrade = (grade: HealthGrade): grade is RankedGrade =>
+  (GRADE_ORDER as readonly string[]).includes(grade);
+
+/** Whether a grade fell (healthy → watch → at_risk); archived and unknown are not drops. */
+export function gradeDropped(from: RankedGrade, to: HealthGrade): to is RankedGrade {
+  return isRankedGrade(to) && GRADE_ORDER.indexOf(to) > GRADE_ORDER.indexOf(from);
+}

@@ -13,9 +13,13 @@ const ISSUES_READ = 10;
  * and, when GitHub's health query answered, what it said. Without that answer the signals only
  * the health query gives stay unknown: never guessed (docs/health.md).
  */
-/** What GitHub said: the health query's answer, and the contributors list's when it was read. */
+/**
+ * What GitHub said: the health query's answer, and the contributors list's when it was read.
+ * Without `health` only the contributors list was read (after GitHub's pace kept it from the
+ * health query's run): the other signals keep what the last health query said.
+ */
 export interface GitHubRead {
-  health: GitHubHealth;
+  health?: GitHubHealth;
   at: string;
   share?: { notModified: true } | { share: number | null; etag?: string };
 }
@@ -46,6 +50,8 @@ export function gatherInputs(
   };
   if (!github) return inputs;
   const { health, at } = github;
+  if (!health)
+    return { ...inputs, topContributorShare: shareOf(github.share, inputs.topContributorShare, at) };
   const windowStart = now.getTime() - HEALTH_WINDOW_DAYS * DAY_MS;
   const days = (from: string, to: number) => Math.max(0, (to - Date.parse(from)) / DAY_MS);
   const recentIssues = health.issues

@@ -120,6 +120,47 @@ describe('a health run with a token', () => {
     expect(new Set(shareLists().map((request) => request.status))).toEqual(new Set([304]));
   });
 
+  it('a repository whose contributors list GitHub’s pace kept for later gets that list alone next', async () => {
+    const name = NAMES[3] as string;
+    const { id } = await t.app.db
+      .selectFrom('repositories')
+      .select('id')
+      .where('full_name', '=', name)
+      .executeTakeFirstOrThrow();
+    const stored = await t.app.db
+      .selectFrom('repository_health')
+      .selectAll()
+      .where('repository_id', '=', id)
+      .executeTakeFirstOrThrow();
+    // As a run leaves it when the pace stopped the list: the query read an hour ago, the list
+    // not (it was last measured a week before), due when the pace frees.
+    const readAt = new Date(Date.now() - 3600_000).toISOString();
+    const inputs = JSON.parse(stored.inputs);
+    inputs.topContributorShare.at = new Date(Date.now() - 8 * 86_400_000).toISOString();
+    await t.app.db
+      .updateTable('repository_health')
+      .set({ github_read_at: readAt, inputs: JSON.stringify(inputs), due_at: new Date(0).toISOString() })
+      .where('repository_id', '=', id)
+      .execute();
+
+    t.github.resetCounts();
+    expect(await t.app.services.health.refreshDue({ deadline: Date.now() + 60_000 })).toMatchObject({
+      read: 1,
+      retryAt: null,
+    });
+    expect(t.github.counts.get('POST /graphql') ?? 0).toBe(0);
+    const lists = t.github.requests.filter((request) => request.path.includes('/contributors?per_page=100'));
+    expect(lists.map((request) => request.path)).toEqual([expect.stringContaining(`/repos/${name}/`)]);
+    const after = await t.app.db
+      .selectFrom('repository_health')
+      .selectAll()
+      .where('repository_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(after.github_read_at).toBe(readAt);
+    expect(JSON.parse(after.inputs).topContributorShare.at > readAt).toBe(true);
+    expect(Date.parse(after.due_at) - Date.now()).toBeGreaterThan(6 * 86_400_000);
+  });
+
   it('a member’s “Update from GitHub” reads the health signals too, at once', async () => {
     const name = NAMES[2] as string;
     const readAt = async () =>

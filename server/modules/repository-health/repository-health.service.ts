@@ -20,8 +20,15 @@ import { resolveVisible, type Viewer } from '../../repository/access-policy.ts';
 import { findRepositoryById, listAccessHolders } from '../../repository/repository.queries.ts';
 import type { MeService } from '../me/me.service.ts';
 import * as queries from './health.queries.ts';
-import { assessHealth, FORMULA_VERSION, GRADE_ORDER, type HealthInputs } from './health-formula.ts';
+import {
+  assessHealth,
+  FORMULA_VERSION,
+  gradeDropped,
+  type HealthInputs,
+  isRankedGrade,
+} from './health-formula.ts';
 import { type GitHubRead, gatherInputs } from './health-inputs.ts';
+import { rescoreOutdated } from './health-rescore.ts';
 
 export const healthRefreshJob = jobKind('health:refresh', z.object({}));
 export const healthRescoreJob = jobKind('health:rescore', z.object({}));
@@ -44,17 +51,6 @@ const MANUAL_FRESH_MS = 3600_000;
 const MANUAL_WAIT_MS = 2000;
 /** How long a contributors list waits for a REST turn before the run yields to GitHub's pace. */
 const SHARE_PACE_WAIT_MS = 5000;
-/** Repositories scored again per transaction after a formula change. */
-const RESCORE_BATCH = 500;
-
-type RankedGrade = 'healthy' | 'watch' | 'at_risk';
-const isRanked = (grade: HealthGrade): grade is RankedGrade =>
-  (GRADE_ORDER as readonly string[]).includes(grade);
-
-/** Whether a grade fell (healthy → watch → at_risk); archived and unknown are not drops. */
-function dropped(from: HealthGrade, to: HealthGrade): to is RankedGrade {
-  return isRanked(from) && isRanked(to) && GRADE_ORDER.indexOf(to) > GRADE_ORDER.indexOf(from);
-}
 
 export interface RepositoryHealthDeps {
   db: Kysely<Database>;
@@ -150,62 +146,11 @@ export class RepositoryHealthService {
    * upgrade), from its stored inputs: no GitHub call. A grade that falls is a `health_dropped`
    * event as any other. Returns how many were scored.
    */
-  async rescoreOutdated(options: {
+  rescoreOutdated(options: {
     deadline: number;
     signal?: AbortSignal;
   }): Promise<{ rescored: number; done: boolean }> {
-    const { db, clock } = this.#deps;
-    let rescored = 0;
-    let after = 0;
-    while (nowMs(clock) < options.deadline && !options.signal?.aborted) {
-      const rows = await queries.outdatedHealth(db, FORMULA_VERSION, after, RESCORE_BATCH);
-      if (rows.length === 0) return { rescored, done: true };
-      const now = clock.now();
-      const computedAt = now.toISOString();
-      await inTransaction(db, async (trx) => {
-        // One statement for the batch's scores, the list's columns and the day's metrics.
-        const scored = rows.map((row) => {
-          const inputs = JSON.parse(row.inputs) as HealthInputs;
-          const result = assessHealth(
-            inputs,
-            now,
-            row.override_reason ? { reason: row.override_reason } : null,
-          );
-          return { row, result };
-        });
-        await queries.updateScores(
-          trx,
-          scored.map(({ row, result }) => ({
-            repository_id: row.repository_id,
-            score: result.score,
-            grade: result.grade,
-            signals: JSON.stringify(result.signals),
-          })),
-          FORMULA_VERSION,
-          computedAt,
-        );
-        for (const { row, result } of scored) {
-          if (!isRanked(row.grade) || !dropped(row.grade, result.grade)) continue;
-          await this.#deps.recordEvents(
-            trx,
-            [
-              {
-                type: 'health_dropped',
-                repository_id: row.repository_id,
-                data: { from: row.grade, to: result.grade, score: result.score },
-              },
-            ],
-            computedAt,
-          );
-        }
-        const ids = rows.map((row) => row.repository_id);
-        await queries.copyToRows(trx, ids);
-        await queries.copyToDailyMetrics(trx, ids, computedAt.slice(0, 10));
-      });
-      rescored += rows.length;
-      after = rows.at(-1)?.repository_id ?? after;
-    }
-    return { rescored, done: false };
+    return rescoreOutdated(this.#deps, options);
   }
 
   /**
@@ -280,11 +225,27 @@ export class RepositoryHealthService {
           outcome.storedOnly += rows.length;
           continue;
         }
-        for (let start = 0; start < rows.length; start += HEALTH_BATCH_MAX) {
+        const missed: RepositoryRow[] = [];
+        const full: RepositoryRow[] = [];
+        for (const row of rows) ((await this.#missedShare(row)) ? missed : full).push(row);
+        for (const row of missed) {
+          // Read by the health query a moment ago: the contributors list alone, not the query again.
+          let share: GitHubRead['share'];
+          try {
+            share = await this.#readShare(row, token);
+          } catch (error) {
+            // GitHub's pace ends the run; any other failure keeps the share it had.
+            const eta = paceEta(error, clock);
+            if (eta) return { ...outcome, retryAt: eta };
+          }
+          await this.#assess(db, row, { at: isoNow(clock), share }, { due_at: this.#nextDue(), failures: 0 });
+          outcome.read += 1;
+        }
+        for (let start = 0; start < full.length; start += HEALTH_BATCH_MAX) {
           if (nowMs(clock) >= options.deadline) return { ...outcome, retryAt: clock.now() };
           if (!github.canSpend(token, QUERY_COST, HEALTH_QUOTA_BUDGET))
             return { ...outcome, retryAt: github.quotaResetOf(token) };
-          const batch = rows.slice(start, start + HEALTH_BATCH_MAX);
+          const batch = full.slice(start, start + HEALTH_BATCH_MAX);
           const since = addMs(clock.now(), -HEALTH_WINDOW_DAYS * 86_400_000);
           let answers: Map<string, GitHubHealth | GitHubError>;
           try {
@@ -355,6 +316,18 @@ export class RepositoryHealthService {
     });
   }
 
+  /**
+   * Whether the repository's last health query (within a day) went without its contributors
+   * list, which GitHub's pace kept for later: due for that list alone.
+   */
+  async #missedShare(row: RepositoryRow): Promise<boolean> {
+    const stored = await queries.findHealth(this.#deps.db, row.id);
+    const readAt = stored?.github_read_at;
+    if (!stored || !readAt || nowMs(this.#deps.clock) - Date.parse(readAt) > CHANGED_AGAIN_MS) return false;
+    const shareAt = (JSON.parse(stored.inputs) as HealthInputs).topContributorShare.at;
+    return shareAt === null || shareAt < readAt;
+  }
+
   /** The advisories' read (`afterReads`), and the rows again with the open advisories it counted. */
   async #afterReads(
     reads: Array<{ row: RepositoryRow; health: GitHubHealth }>,
@@ -413,7 +386,7 @@ export class RepositoryHealthService {
       inputs: JSON.stringify(inputs),
       signals: JSON.stringify(result.signals),
       computed_at: now.toISOString(),
-      github_read_at: github?.at ?? existing?.github_read_at ?? null,
+      github_read_at: github?.health ? github.at : (existing?.github_read_at ?? null),
       due_at: existing?.due_at ?? now.toISOString(),
       failures: existing?.failures ?? 0,
       override_reason: existing?.override_reason ?? null,
@@ -434,7 +407,7 @@ export class RepositoryHealthService {
     now: Pick<queries.HealthRow, 'score' | 'grade' | 'computed_at'>,
   ): Promise<void> {
     await queries.recordDailyScore(db, repositoryId, now.computed_at.slice(0, 10), now.score);
-    if (from && isRanked(from) && dropped(from, now.grade)) {
+    if (from && isRankedGrade(from) && gradeDropped(from, now.grade)) {
       await this.#deps.recordEvents(
         db,
         [

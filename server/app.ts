@@ -22,6 +22,7 @@ import { backupRoutes } from './modules/backups/backups.routes.ts';
 import { bulkRoutes } from './modules/catalogue/bulk.routes.ts';
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
 import { catalogueQueryRoutes } from './modules/catalogue-query/catalogue-query.routes.ts';
+import { decisionRoutes } from './modules/decisions/decisions.routes.ts';
 import { discussionRoutes } from './modules/discussion/discussion.routes.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
@@ -84,6 +85,7 @@ const MODULE_ROUTES = [
   historyRoutes,
   repositoryHealthRoutes,
   advisoryRoutes,
+  decisionRoutes,
   activityRoutes,
   notificationRoutes,
   viewsRoutes,

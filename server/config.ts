@@ -104,6 +104,9 @@ export const configSchema = z
     NOTIFICATION_SCHEDULE: schedule('* * * * *'),
     // The hour (server local time) daily digests go out, and weekly ones on Mondays.
     DIGEST_HOUR: z.coerce.number().int().min(0).max(23).default(8),
+    // Who records team decisions: any member who may see the repository (`members`), or admins,
+    // members proposing and voting (`admins`) (docs/product.md#team-decisions).
+    DECISIONS_BY: z.enum(['members', 'admins']).default('members'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // `pretty` (coloured text lines) or `json` (one object a line); unset: pretty when standard
     // output is a terminal, JSON otherwise (server/lib/log-format.ts).
@@ -155,6 +158,7 @@ export const configSchema = z
       metricsToken: env.METRICS_TOKEN,
       notificationSchedule: env.NOTIFICATION_SCHEDULE,
       digestHour: env.DIGEST_HOUR,
+      decisionsBy: env.DECISIONS_BY,
       logLevel: env.LOG_LEVEL,
       logFormat: env.LOG_FORMAT,
       gitCommit: env.GIT_COMMIT,

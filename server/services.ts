@@ -25,6 +25,8 @@ import { BulkService } from './modules/catalogue/bulk.service.ts';
 import { catalogueJobs } from './modules/catalogue/catalogue.jobs.ts';
 import { CatalogueService } from './modules/catalogue/catalogue.service.ts';
 import { CatalogueQueryService } from './modules/catalogue-query/catalogue-query.service.ts';
+import { decisionJobs } from './modules/decisions/decisions.jobs.ts';
+import { DecisionsService } from './modules/decisions/decisions.service.ts';
 import { DiscussionService } from './modules/discussion/discussion.service.ts';
 import { historyJobs } from './modules/history/history.jobs.ts';
 import { HistoryService } from './modules/history/history.service.ts';
@@ -171,6 +173,12 @@ export function buildServices(deps: ServiceDeps) {
     recordEvents: (trx, events, now) => activityRecorder.record(trx, events, now),
     afterReads: (reads, token) => advisories.afterHealthReads(reads, token),
   });
+  const decisions = new DecisionsService({
+    db,
+    clock,
+    decisionsBy: config.decisionsBy,
+    recordEvents: (trx, events, now) => activityRecorder.record(trx, events, now),
+  });
   const sync = new RepositorySyncService({
     db,
     github,
@@ -286,6 +294,12 @@ export function buildServices(deps: ServiceDeps) {
       schedule: config.syncSchedule,
       log: log.child({ component: 'advisories' }),
     }),
+    ...decisionJobs({
+      decisions,
+      clock,
+      schedule: config.syncSchedule,
+      log: log.child({ component: 'decisions' }),
+    }),
     ...catalogueJobs({ catalogue, clock }),
     ...backupJobs({ backups, schedule: config.backupSchedule, log: log.child({ component: 'backups' }) }),
   );
@@ -308,6 +322,7 @@ export function buildServices(deps: ServiceDeps) {
     history,
     health,
     advisories,
+    decisions,
     discussion,
     versions,
     notificationSettings,

@@ -1,6 +1,16 @@
 import { displayLicense, formatCount, formatStars } from './format.ts';
 import type { ActivityEvent } from './schemas/activity.ts';
 
+/** 'was moved to Adopt (tools)', 'has no status any more'. */
+function decisionWords(status: string | null, quadrant: string | null): string {
+  if (status === null) return 'has no status any more';
+  return `was moved to ${status[0]?.toUpperCase()}${status.slice(1)}${quadrant ? ` (${quadrant})` : ''}`;
+}
+
+function proposalWords(status: string | null): string {
+  return status === null ? 'clear its status' : `move it to ${status[0]?.toUpperCase()}${status.slice(1)}`;
+}
+
 /** Some fields of an event, still discriminated by `type`. */
 export type EventParts<K extends keyof ActivityEvent> = ActivityEvent extends infer E
   ? E extends ActivityEvent
@@ -61,6 +71,16 @@ export function describeEvent(
       const about = affected ? ` for ${affected.name} (${affected.ecosystem})` : '';
       return `${subject}: ${severityWords(severity)} security advisory ${ghsa_id}${about}`;
     }
+    case 'decision_changed':
+      return `${subject} ${decisionWords(event.data.to_status, event.data.to_quadrant)}`;
+    case 'proposal_opened':
+      return `${subject}: proposed to ${proposalWords(event.data.status)}`;
+    case 'proposal_accepted':
+      return `${subject}: the proposal to ${proposalWords(event.data.status)} was accepted`;
+    case 'proposal_declined':
+      return `${subject}: the proposal #${event.data.proposal_id} was declined`;
+    case 'review_due':
+      return `${subject}: its decision is due for review (${event.data.review_by})`;
     case 'stale':
       return event.data.last_commit
         ? `${subject} has had no commit for ${formatCount(event.data.days)} days`
@@ -79,6 +99,8 @@ export function describeEventDetail(event: EventParts<'type' | 'data'>): string 
       return event.data.url;
     case 'advisory_published':
       return event.data.open ? event.data.summary : `${event.data.summary} (a tracked release fixes it)`;
+    case 'proposal_declined':
+      return event.data.reason;
     default:
       return null;
   }

@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { EventType } from '#shared/schemas/activity.ts';
 import type { AdvisorySeverity } from '#shared/schemas/advisories.ts';
 import type { HealthGrade } from '#shared/schemas/health.ts';
+import type { DecisionTables } from './schema-decisions.ts';
 import type {
   Flag,
   RepositoryAdvisoriesTable,
@@ -406,7 +407,7 @@ export interface RepositoryTrashTable {
   rows: string;
 }
 
-export interface Database {
+export interface Database extends DecisionTables {
   repositories: RepositoriesTable;
   repository_commits: RepositoryCommitsTable;
   repository_health: RepositoryHealthTable;

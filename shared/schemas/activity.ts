@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { advisorySeveritySchema, packageRefSchema } from './advisories.ts';
+import { decisionStatusSchema } from './decisions.ts';
 
 export const EVENT_TYPES = [
   'repository_added',
@@ -20,6 +21,11 @@ export const EVENT_TYPES = [
   'stale',
   'health_dropped',
   'advisory_published',
+  'decision_changed',
+  'proposal_opened',
+  'proposal_accepted',
+  'proposal_declined',
+  'review_due',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const eventTypeSchema = z.enum(EVENT_TYPES);
@@ -63,6 +69,35 @@ export const eventDataSchemas = {
     package: packageRefSchema.nullable(),
     /** Whether it is open for the latest tracked release (false: a tracked release already fixes it). */
     open: z.boolean(),
+  }),
+  /** A decision record: the repository's status and quadrant moved (docs/product.md#team-decisions). */
+  decision_changed: z.object({
+    decision_id: z.number().int(),
+    from_status: decisionStatusSchema.nullable(),
+    to_status: decisionStatusSchema.nullable(),
+    from_quadrant: z.string().nullable(),
+    to_quadrant: z.string().nullable(),
+    proposal_id: z.number().int().nullable(),
+  }),
+  /** A member proposed a move (DECISIONS_BY=admins). */
+  proposal_opened: z.object({
+    proposal_id: z.number().int(),
+    status: decisionStatusSchema.nullable(),
+    quadrant: z.string().nullable(),
+  }),
+  /** An admin accepted a proposal: its decision record was written. */
+  proposal_accepted: z.object({
+    proposal_id: z.number().int(),
+    decision_id: z.number().int(),
+    status: decisionStatusSchema.nullable(),
+    quadrant: z.string().nullable(),
+  }),
+  proposal_declined: z.object({ proposal_id: z.number().int(), reason: z.string() }),
+  /** The current decision's review date came. */
+  review_due: z.object({
+    decision_id: z.number().int(),
+    review_by: z.string(),
+    status: decisionStatusSchema.nullable(),
   }),
 } satisfies Record<EventType, z.ZodType>;
 
@@ -186,6 +221,11 @@ export const activityEventSchema = z
     eventItem('stale'),
     eventItem('health_dropped'),
     eventItem('advisory_published'),
+    eventItem('decision_changed'),
+    eventItem('proposal_opened'),
+    eventItem('proposal_accepted'),
+    eventItem('proposal_declined'),
+    eventItem('review_due'),
   ])
   .meta({ id: 'ActivityEvent' });
 export type ActivityEvent = z.infer<typeof activityEventSchema>;

@@ -63,6 +63,11 @@ export const EVENT_TYPE_LABELS: Record<(typeof EVENT_TYPES)[number], string> = {
   stale: 'Stale',
   health_dropped: 'Health dropped',
   advisory_published: 'Security advisory',
+  decision_changed: 'Decision changed',
+  proposal_opened: 'Proposal opened',
+  proposal_accepted: 'Proposal accepted',
+  proposal_declined: 'Proposal declined',
+  review_due: 'Decision review due',
 };
 
 export const CADENCE_LABELS: Record<Cadence, string> = {

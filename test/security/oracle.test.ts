@@ -160,6 +160,12 @@ function repositoryCalls(who: Member) {
       put(who, repoPath(name, '/health/override'), { reason: 'Finished' }),
     'DELETE /repositories/{id}/health/override': (name: string) =>
       inject({ method: 'DELETE', url: repoPath(name, '/health/override'), headers }),
+    'PUT /repositories/{id}/decision': (name: string) =>
+      put(who, repoPath(name, '/decision'), { status: 'trial', quadrant: 'tools', rationale: 'Try it' }),
+    'GET /repositories/{id}/decisions': (name: string) =>
+      inject({ method: 'GET', url: repoPath(name, '/decisions'), headers }),
+    'POST /repositories/{id}/proposals': (name: string) =>
+      post(who, repoPath(name, '/proposals'), { status: 'adopt', quadrant: 'tools', rationale: 'Use it' }),
     'GET /repositories/{id}/advisories': (name: string) =>
       inject({ method: 'GET', url: repoPath(name, '/advisories'), headers }),
     'PUT /repositories/{id}/packages': (name: string) =>

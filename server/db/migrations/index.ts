@@ -23,6 +23,7 @@ import * as repositoryHealthColumns from './2026-11-28-0500-repository-health-co
 import * as metricsHealthScore from './2026-11-28-0600-metrics-health-score.ts';
 import * as advisories from './2026-11-28-0700-advisories.ts';
 import * as repositoryDiscussionCounts from './2026-11-28-0800-repository-discussion-counts.ts';
+import * as decisions from './2026-11-29-0100-decisions.ts';
 
 /**
  * Every migration, listed explicitly so boot needs no directory scan and the bundle-free
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-0600-metrics-health-score': metricsHealthScore,
   '2026-11-28-0700-advisories': advisories,
   '2026-11-28-0800-repository-discussion-counts': repositoryDiscussionCounts,
+  '2026-11-29-0100-decisions': decisions,
 };

@@ -31,6 +31,10 @@ export const REPOSITORY_OWNED_TABLES = [
   'repository_metrics',
   'repository_history',
   'repository_events',
+  'decision_proposals',
+  'repository_decisions',
+  'repository_decision_current',
+  'decision_votes',
 ] as const;
 
 type Snapshot = { repository: Record<string, unknown> } & Record<string, Record<string, unknown>[]>;

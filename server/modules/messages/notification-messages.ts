@@ -87,6 +87,18 @@ export function describeEvent(event: Pick<NotifiedEvent, 'type' | 'data'>): stri
       const about = affected ? ` for ${affected.name} (${affected.ecosystem})` : '';
       return `has a ${data.severity === 'unknown' ? 'unrated' : String(data.severity)} security advisory ${data.ghsa_id}${about}: ${truncate(String(data.summary), 200)}${data.open ? '' : ' (fixed in a tracked release)'}`;
     }
+    case 'decision_changed':
+      return data.to_status === null
+        ? 'has no decision status any more'
+        : `was moved to ${String(data.to_status)}${data.to_quadrant ? ` (${String(data.to_quadrant)})` : ''}`;
+    case 'proposal_opened':
+      return `has a proposal to move it to ${data.status === null ? 'no status' : String(data.status)}`;
+    case 'proposal_accepted':
+      return `was moved to ${data.status === null ? 'no status' : String(data.status)} (proposal accepted)`;
+    case 'proposal_declined':
+      return `had a proposal declined: ${truncate(String(data.reason), 200)}`;
+    case 'review_due':
+      return `is due for a decision review (${String(data.review_by)})`;
   }
 }
 

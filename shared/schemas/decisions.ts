@@ -27,7 +27,7 @@ export const PROPOSALS_PAGE_DEFAULT = 50;
 export const PROPOSALS_PAGE_MAX = 100;
 
 export const RATIONALE_HTML_MESSAGE =
-  'Rationale is Markdown without raw HTML: remove the HTML tags (code spans and blocks may show them).';
+  'Rationale is Markdown without raw HTML: remove the HTML tags (code spans and fenced code blocks may show them).';
 export const RATIONALE_REQUIRED_MESSAGE = 'Say why: a rationale is required for adopt, hold and retired.';
 
 /** `<div>`, `</p>`, `<img src=x>`, `<!-- … -->`; Markdown autolinks (`<https://…>`) are not tags. */

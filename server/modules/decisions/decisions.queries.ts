@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { ProposalState } from '#shared/schemas/decisions.ts';
+import { isPostgres } from '../../db/migration-helpers.ts';
 import type { Database } from '../../db/schema.ts';
 import type { DecisionProposalsTable, RepositoryDecisionsTable } from '../../db/schema-decisions.ts';
 import { type Viewer, visibleTo } from '../../repository/access-policy.ts';
@@ -34,6 +35,16 @@ export async function quadrantsInUse(db: Db): Promise<string[]> {
 }
 
 // ---- decisions ---------------------------------------------------------------------------------
+
+/**
+ * Holds the repository's row until the transaction ends, so parallel decisions on it are written
+ * one after another on PostgreSQL and each names the one before as its `from` (SQLite serialises
+ * writers by itself).
+ */
+export async function lockRepository(trx: Db, repositoryId: number): Promise<void> {
+  if (!isPostgres(trx)) return;
+  await trx.selectFrom('repositories').select('id').where('id', '=', repositoryId).forUpdate().execute();
+}
 
 export async function findCurrent(db: Db, repositoryId: number) {
   return db

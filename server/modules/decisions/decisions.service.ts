@@ -348,6 +348,7 @@ export class DecisionsService {
     proposalId: number | null,
   ): Promise<queries.DecisionRow> {
     const now = isoNow(this.#deps.clock);
+    await queries.lockRepository(trx, row.id);
     const current = await queries.findCurrent(trx, row.id);
     const decision = await queries.insertDecision(trx, {
       repository_id: row.id,

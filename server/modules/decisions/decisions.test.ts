@@ -263,3 +263,25 @@ describe('reviews', () => {
     }
   });
 });
+
+describe('parallel decisions', () => {
+  it('are written one after another: each record’s from is the one before’s to', async () => {
+    const statuses = ['assess', 'trial', 'hold', 'adopt'] as const;
+    const answers = await Promise.all(
+      statuses.map((status) =>
+        call(ada, 'PUT', repoPath('facebook/react', '/decision'), {
+          status,
+          quadrant: 'tools',
+          rationale: status,
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200]);
+    const { decisions } = decisionListSchema.parse(
+      (await call(ada, 'GET', repoPath('facebook/react', '/decisions'))).json(),
+    );
+    for (let index = 1; index < decisions.length; index += 1)
+      expect(decisions[index]?.from_status).toBe(decisions[index - 1]?.to_status);
+    expect(decisions).toHaveLength(6);
+  });
+});

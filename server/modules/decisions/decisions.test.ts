@@ -10,6 +10,7 @@ import { PRIVATE_REPOSITORY } from '../../../test/github-double/index.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { createFakeClock } from '../../../test/helpers/fake-clock.ts';
 import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
+import { ruleMatches } from '../notifications/notification-delivery.service.ts';
 
 /**
  * Team decisions with DECISIONS_BY=members (docs/product.md#team-decisions), on both databases:
@@ -230,11 +231,23 @@ describe('reviews', () => {
     expect(later.statusCode).toBe(200);
     const { decisions } = t.app.services;
     const reviewEvents = async () =>
-      t.app.db.selectFrom('repository_events').select(['data']).where('type', '=', 'review_due').execute();
+      t.app.db
+        .selectFrom('repository_events')
+        .select(['type', 'data'])
+        .where('type', '=', 'review_due')
+        .execute();
 
     expect((await decisions.announceDueReviews()).announced).toBe(1); // the private one, due today
     const again = await Promise.all([decisions.announceDueReviews(), decisions.announceDueReviews()]);
     expect(again.map((outcome) => outcome.announced)).toEqual([0, 0]);
+    const [announced] = await reviewEvents();
+    expect(announced).toBeDefined();
+    // A rule that selects every type (event_types null) receives it; one of other types does not.
+    if (announced) {
+      const event = { type: announced.type, data: JSON.parse(announced.data) };
+      expect(ruleMatches({ event_types: null, tags: null }, event, undefined)).toBe(true);
+      expect(ruleMatches({ event_types: '["archived"]', tags: null }, event, undefined)).toBe(false);
+    }
     expect(await reviewEvents()).toHaveLength(1);
     expect(await decisions.hasUnannouncedReviews()).toBe(false);
 

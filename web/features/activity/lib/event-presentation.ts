@@ -2,8 +2,13 @@ import {
   IconArchive,
   IconArchiveOff,
   IconArrowsExchange,
+  IconBulb,
+  IconCalendarDue,
+  IconCircleCheck,
+  IconCircleX,
   IconCloudOff,
   IconFileDescription,
+  IconGavel,
   IconHash,
   IconHeartbeat,
   IconLicense,
@@ -32,6 +37,11 @@ export const EVENT_PRESENTATION: Record<EventType, { icon: TablerIcon; color: st
   stale: { icon: IconZzz, color: 'gray', label: 'Stale' },
   health_dropped: { icon: IconHeartbeat, color: 'red', label: 'Health dropped' },
   advisory_published: { icon: IconShieldExclamation, color: 'red', label: 'Security advisory' },
+  decision_changed: { icon: IconGavel, color: 'violet', label: 'Decision recorded' },
+  proposal_opened: { icon: IconBulb, color: 'blue', label: 'Proposal opened' },
+  proposal_accepted: { icon: IconCircleCheck, color: 'teal', label: 'Proposal accepted' },
+  proposal_declined: { icon: IconCircleX, color: 'gray', label: 'Proposal declined' },
+  review_due: { icon: IconCalendarDue, color: 'orange', label: 'Review due' },
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -38,8 +38,8 @@ export interface Screen {
  * a route module with the app's modules and libraries it imports), by name.
  */
 export const SCREENS: Screen[] = [
-  { name: 'landing #/', chunks: ['landing'], budget: 150, ceiling: 123.2 },
-  { name: 'sign-in #/login', chunks: ['sign-in'], budget: 150, ceiling: 133.2 },
+  { name: 'landing #/', chunks: ['landing'], budget: 150, ceiling: 123.3 },
+  { name: 'sign-in #/login', chunks: ['sign-in'], budget: 150, ceiling: 133.3 },
   { name: 'sign-in → list #/home', chunks: ['sign-in', 'member'], budget: 250, ceiling: 240.4 },
 ];
 

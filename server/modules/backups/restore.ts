@@ -48,11 +48,18 @@ export function checkSchemaVersion(version: string): void {
   );
 }
 
+/**
+ * Tables whose rows alone are not a team's data: leases and the audit trail, and the default
+ * radar quadrants every migrated database starts with (renaming them takes an admin account,
+ * which is data).
+ */
+const NOT_DATA: readonly string[] = ['job_leases', 'audit_log', 'decision_quadrants'];
+
 /** True when the database holds accounts or catalogue data (restore then asks before replacing it). */
 export async function databaseHasData(handle: DatabaseHandle): Promise<boolean> {
   if (!(await hasAppliedMigrations(handle))) return false;
   for (const table of await listTablesInOrder(handle.db)) {
-    if (table.name === 'job_leases' || table.name === 'audit_log') continue;
+    if (NOT_DATA.includes(table.name)) continue;
     if ((await countRows(handle.db, table.name)) > 0) return true;
   }
   return false;

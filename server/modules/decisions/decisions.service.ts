@@ -80,7 +80,8 @@ export class DecisionsService {
     const row = await resolveVisible(db, viewer, fullName);
     if (decisionsBy === 'admins' && !viewer.is_admin) throw forbidden(PROPOSE_INSTEAD);
     await this.#checkMove(body);
-    const decision = await inTransaction(db, (trx) => this.#record(trx, row, viewer, body, null));
+    const username = await queries.findUsername(db, viewer.id);
+    const decision = await inTransaction(db, (trx) => this.#record(trx, row, viewer, username, body, null));
     return presentDecision(decision, row.full_name);
   }
 
@@ -206,7 +207,7 @@ export class DecisionsService {
         links: JSON.parse(proposal.links) as string[],
         review_by: proposal.review_by,
       };
-      const decision = await this.#record(trx, row, viewer, body, proposal.id);
+      const decision = await this.#record(trx, row, viewer, username, body, proposal.id);
       await queries.setProposalDecision(trx, proposal.id, decision.id);
       await this.#deps.recordEvents(
         trx,
@@ -344,6 +345,8 @@ export class DecisionsService {
     trx: Kysely<Database>,
     row: RepositoryRow,
     viewer: Viewer,
+    /** The decider's username, kept on the record (it outlives the account). */
+    username: string,
     body: DecisionBody,
     proposalId: number | null,
   ): Promise<queries.DecisionRow> {
@@ -359,7 +362,7 @@ export class DecisionsService {
       rationale: body.rationale,
       links: JSON.stringify(body.links),
       decided_by: viewer.id,
-      decided_by_name: await queries.findUsername(trx, viewer.id),
+      decided_by_name: username,
       decided_at: now,
       review_by: body.review_by ?? null,
       proposal_id: proposalId,

@@ -192,7 +192,14 @@ const quadrantSchema = z.object({
   name: z.string().trim().min(1, 'Name the quadrant.').max(60, 'Keep a quadrant name under 60 characters.'),
 });
 
-export const quadrantsSchema = z.object({ quadrants: z.array(quadrantSchema) }).meta({ id: 'Quadrants' });
+/** Who records decisions on this server (DECISIONS_BY): members directly, or admins on members' proposals. */
+export const DECISIONS_BY = ['members', 'admins'] as const;
+export type DecisionsBy = (typeof DECISIONS_BY)[number];
+
+/** The quadrants, and who decides: what a decision form needs to offer "Change decision" or "Propose". */
+export const quadrantsSchema = z
+  .object({ quadrants: z.array(quadrantSchema), decisions_by: z.enum(DECISIONS_BY) })
+  .meta({ id: 'Quadrants' });
 export type Quadrants = z.infer<typeof quadrantsSchema>;
 
 export const quadrantsBodySchema = z.object({

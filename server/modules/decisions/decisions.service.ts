@@ -4,6 +4,7 @@ import type { NewEvent } from '#shared/schemas/activity.ts';
 import type {
   Decision,
   DecisionBody,
+  DecisionsBy,
   DeclineBody,
   Proposal,
   ProposalsQuery,
@@ -25,8 +26,8 @@ import { presentDecision, presentProposal } from './decisions-presenter.ts';
 
 export const reviewDueJob = jobKind('decisions:review-due', z.object({}));
 
-/** Who records decisions (DECISIONS_BY, docs/operations.md). */
-export type DecisionsBy = 'members' | 'admins';
+/** Who records decisions (DECISIONS_BY, docs/operations.md); the type is the contract's. */
+export type { DecisionsBy };
 
 export const PROPOSE_INSTEAD =
   'Decisions are made by admins on this server (DECISIONS_BY=admins): propose the move instead (POST /repositories/{id}/proposals).';
@@ -58,7 +59,7 @@ export class DecisionsService {
   }
 
   async quadrants(): Promise<Quadrants> {
-    return { quadrants: await queries.listQuadrants(this.#deps.db) };
+    return { quadrants: await queries.listQuadrants(this.#deps.db), decisions_by: this.#deps.decisionsBy };
   }
 
   /** Admins only (the route's access): four quadrants; a key still in use can't go. */

@@ -201,6 +201,7 @@ describe('quadrants', () => {
       'tools',
       'platforms',
     ]);
+    expect(read.decisions_by).toBe('members');
     const renamed = read.quadrants.map((quadrant) => ({ ...quadrant, name: `${quadrant.name}!` }));
     expect((await call(bob, 'PUT', '/radar/quadrants', { quadrants: renamed })).statusCode).toBe(403);
     const three = await call(admin, 'PUT', '/radar/quadrants', { quadrants: renamed.slice(0, 3) });

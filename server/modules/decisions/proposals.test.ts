@@ -51,6 +51,8 @@ describe('who decides', () => {
     });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toBe(PROPOSE_INSTEAD);
+    // The forms learn the mode from the quadrants' answer, so they offer "Propose" up front.
+    expect((await call(bob, 'GET', '/radar/quadrants')).json().decisions_by).toBe('admins');
     const direct = await call(admin, 'PUT', repoPath('vuejs/core', '/decision'), {
       status: 'trial',
       quadrant: 'libraries',

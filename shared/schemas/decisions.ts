@@ -154,6 +154,8 @@ export const proposalsQuerySchema = z.object({
     .max(PROPOSALS_PAGE_MAX, LIMIT_MESSAGE)
     .optional(),
   cursor: z.string().max(200, 'Invalid cursor').optional(),
+  /** One repository's proposals (owner/name), as its Decision tab lists them. */
+  repository: z.string().trim().min(1).max(200).optional(),
 });
 export type ProposalsQuery = z.output<typeof proposalsQuerySchema>;
 

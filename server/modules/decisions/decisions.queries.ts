@@ -126,6 +126,7 @@ export async function listProposals(
   state: ProposalState,
   limit: number,
   beforeId: number | null,
+  repositoryId: number | null = null,
 ): Promise<ProposalRow[]> {
   let query = proposalQuery(db)
     .where('decision_proposals.state', '=', state)
@@ -135,6 +136,7 @@ export async function listProposals(
       visibleTo(db.selectFrom('repositories').select('repositories.id'), viewer),
     );
   if (beforeId !== null) query = query.where('decision_proposals.id', '<', beforeId);
+  if (repositoryId !== null) query = query.where('decision_proposals.repository_id', '=', repositoryId);
   return query.orderBy('decision_proposals.id', 'desc').limit(limit).execute();
 }
 

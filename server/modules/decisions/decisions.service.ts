@@ -137,7 +137,10 @@ export class DecisionsService {
     return this.#presentOne(viewer, id);
   }
 
-  /** `GET /proposals?state=`: newest first, keyset-paged, only repositories the viewer may see. */
+  /**
+   * `GET /proposals?state=&repository=`: newest first, keyset-paged, only repositories the viewer
+   * may see (one of them, 404 when it can't be seen, for a repository's Decision tab).
+   */
   async proposals(
     viewer: Viewer,
     query: ProposalsQuery,
@@ -145,7 +148,8 @@ export class DecisionsService {
     const { db } = this.#deps;
     const limit = query.limit ?? PROPOSALS_PAGE_DEFAULT;
     const before = query.cursor ? decodeCursor(query.cursor, cursorSchema).id : null;
-    const rows = await queries.listProposals(db, viewer, query.state, limit + 1, before);
+    const repositoryId = query.repository ? (await resolveVisible(db, viewer, query.repository)).id : null;
+    const rows = await queries.listProposals(db, viewer, query.state, limit + 1, before, repositoryId);
     const page = rows.slice(0, limit);
     const votes = await queries.listVotes(
       db,

@@ -195,6 +195,11 @@ describe('listing and visibility', () => {
     expect(vote.json().message).toBe(
       (await call(bob, 'PUT', '/proposals/999999/vote', { value: 1 })).json().message,
     );
+    const forRepository = (who: Member, name: string) =>
+      call(who, 'GET', `/proposals?repository=${encodeURIComponent(name)}`);
+    const vue = proposalPageSchema.parse((await forRepository(ada, 'vuejs/core')).json());
+    expect(vue.proposals.map((proposal) => proposal.id)).toEqual([other.id]);
+    expect((await forRepository(bob, PRIVATE_REPOSITORY)).statusCode).toBe(404);
     expect((await call(bob, 'GET', '/proposals?state=closed')).json().fields.state).toBeDefined();
     expect((await call(bob, 'GET', '/proposals?cursor=nonsense')).statusCode).toBe(400);
   });

@@ -203,6 +203,7 @@ describe('tabs', () => {
       'Overview',
       'History',
       'Health & security',
+      'Decision',
       'Versions (0)',
       'Discussion (0)',
       'Commits',

@@ -5,6 +5,7 @@ import {
   IconArrowLeft,
   IconChartLine,
   IconCloudOff,
+  IconCompass,
   IconGitCommit,
   IconInfoCircle,
   IconMessages,
@@ -38,6 +39,8 @@ import { VersionsSection } from '../components/detail/versions-section.tsx';
 
 /** The Health & security tab and its editors, loaded when the tab first opens. */
 const HealthTab = lazy(() => import('../components/detail/health/health-tab.tsx'));
+/** The Decision tab: the team's status, proposals and records, loaded when the tab first opens. */
+const DecisionTab = lazy(() => import('../components/detail/decision/decision-tab.tsx'));
 
 export const INVALID_ID_MESSAGE = 'Invalid repository ID.';
 export const TIMED_OUT_MESSAGE = 'Connection timed out. Loading repository from local database.';
@@ -119,6 +122,7 @@ export const DETAIL_TABS = [
   'overview',
   'history',
   'health',
+  'decision',
   'versions',
   'discussion',
   'commits',
@@ -193,6 +197,7 @@ function LoadedRepository({ repository, slots }: { repository: Repository; slots
           <Tabs.Tab value="health">
             {label(<IconShieldCheck size={16} aria-hidden />, 'Health & security')}
           </Tabs.Tab>
+          <Tabs.Tab value="decision">{label(<IconCompass size={16} aria-hidden />, 'Decision')}</Tabs.Tab>
           <Tabs.Tab value="versions">
             {label(<IconTags size={16} aria-hidden />, `Versions (${versionList.length})`)}
           </Tabs.Tab>
@@ -223,6 +228,11 @@ function LoadedRepository({ repository, slots }: { repository: Repository; slots
         <Tabs.Panel value="health" pt="md">
           <Suspense fallback={<SectionLoader label="Loading health..." />}>
             <HealthTab repository={repository} versions={versionList} />
+          </Suspense>
+        </Tabs.Panel>
+        <Tabs.Panel value="decision" pt="md">
+          <Suspense fallback={<SectionLoader label="Loading decisions..." />}>
+            <DecisionTab repository={repository} />
           </Suspense>
         </Tabs.Panel>
         <Tabs.Panel value="versions" pt="md">

@@ -60,6 +60,8 @@ const config = loadConfig({
   // The notification journey's sink, and a dispatcher that looks for new events every 2 s.
   WEBHOOK_ALLOWED_HOSTS: `hooks.slack.com,discord.com,127.0.0.1:${port + 2}`,
   NOTIFICATION_SCHEDULE: '*/2 * * * * *',
+  // The decisions journey proposes as a member and accepts as the admin.
+  DECISIONS_BY: 'admins',
 });
 // E2E_WEB_DIST serves another build (parallel runs on one machine); web/dist by default.
 const app = await buildApp(config, { webDistDir: process.env.E2E_WEB_DIST });

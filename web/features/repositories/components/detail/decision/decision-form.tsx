@@ -1,5 +1,6 @@
 import { Button, Group, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useEffect } from 'react';
 import { MESSAGE_CLEAR_MS } from '#shared/constants.ts';
 import {
   DECISION_STATUSES,
@@ -82,6 +83,12 @@ export function DecisionForm({
     },
     validate,
   });
+  // A new decision (this form's, an accepted proposal's) becomes the form's starting point; the
+  // form stays mounted so its message survives the answer.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new current placement resets the two fields
+  useEffect(() => {
+    form.setValues({ status: current.status ?? '', quadrant: current.quadrant ?? quadrants[0]?.key ?? '' });
+  }, [current.status, current.quadrant]);
   const status = form.values.status as DecisionStatus | '';
   const required = status !== '' && RATIONALE_REQUIRED.includes(status);
 

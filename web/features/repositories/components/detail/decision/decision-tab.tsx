@@ -70,13 +70,7 @@ export default function DecisionTab({ repository }: { repository: Repository }) 
           <Title order={3} size="h4">
             {propose ? 'Propose a change' : 'Change decision'}
           </Title>
-          <DecisionForm
-            key={latest?.id ?? 0}
-            fullName={repository.id}
-            current={current}
-            quadrants={list}
-            propose={propose}
-          />
+          <DecisionForm fullName={repository.id} current={current} quadrants={list} propose={propose} />
         </Stack>
       </Paper>
       <ProposalsCard fullName={repository.id} quadrants={list} isAdmin={isAdmin} />

@@ -28,6 +28,7 @@ import { historyRoutes } from './modules/history/history.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import { createMailer, type Mailer } from './modules/messages/mail-transport.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
+import { radarRoutes } from './modules/radar/radar.routes.ts';
 import { releasesRoutes } from './modules/releases/releases.routes.ts';
 import { repositoryHealthRoutes } from './modules/repository-health/repository-health.routes.ts';
 import { syncRoutes } from './modules/sync/sync.routes.ts';
@@ -86,6 +87,7 @@ const MODULE_ROUTES = [
   repositoryHealthRoutes,
   advisoryRoutes,
   decisionRoutes,
+  radarRoutes,
   activityRoutes,
   notificationRoutes,
   viewsRoutes,

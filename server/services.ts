@@ -37,6 +37,9 @@ import { MessagesService } from './modules/messages/messages.service.ts';
 import { NotificationDeliveryService } from './modules/notifications/notification-delivery.service.ts';
 import { NotificationSettingsService } from './modules/notifications/notification-settings.service.ts';
 import { notificationJobs } from './modules/notifications/notifications.jobs.ts';
+import { AtRiskService } from './modules/radar/at-risk.service.ts';
+import { radarJobs } from './modules/radar/radar.jobs.ts';
+import { RadarService } from './modules/radar/radar.service.ts';
 import { ReleasesService } from './modules/releases/releases.service.ts';
 import { isFinished } from './modules/repository-health/health.queries.ts';
 import { healthJobs } from './modules/repository-health/repository-health.jobs.ts';
@@ -173,12 +176,23 @@ export function buildServices(deps: ServiceDeps) {
     recordEvents: (trx, events, now) => activityRecorder.record(trx, events, now),
     afterReads: (reads, token) => advisories.afterHealthReads(reads, token),
   });
+  const atRisk = new AtRiskService({
+    db,
+    clock,
+    openSevere: (trx, ids) => advisories.openSevere(trx, ids),
+    recordEvents: (trx, events, now) => activityRecorder.record(trx, events, now),
+  });
   const decisions = new DecisionsService({
     db,
     clock,
     decisionsBy: config.decisionsBy,
-    recordEvents: (trx, events, now) => activityRecorder.record(trx, events, now),
+    // A decision's move is checked for adopted-but-at-risk in its own transaction.
+    recordEvents: async (trx, events, now) => {
+      await activityRecorder.record(trx, events, now);
+      await atRisk.afterDecisionEvents(trx, events);
+    },
   });
+  const radar = new RadarService({ db, clock, decisions, atRisk });
   const sync = new RepositorySyncService({
     db,
     github,
@@ -227,6 +241,7 @@ export function buildServices(deps: ServiceDeps) {
   changes.on('repository.synced', (change, trx) => activityRecorder.synced(change, trx));
   changes.on('repository.synced', (change, trx) => advisories.synced(change, trx));
   changes.on('repository.synced', (change, trx) => health.synced(change, trx));
+  changes.on('repository.synced', (change, trx) => atRisk.synced(change, trx));
   // After the commit:
   changes.afterCommit('repository.added', () => history.added());
 
@@ -300,6 +315,7 @@ export function buildServices(deps: ServiceDeps) {
       schedule: config.syncSchedule,
       log: log.child({ component: 'decisions' }),
     }),
+    ...radarJobs({ atRisk, schedule: config.syncSchedule, log: log.child({ component: 'radar' }) }),
     ...catalogueJobs({ catalogue, clock }),
     ...backupJobs({ backups, schedule: config.backupSchedule, log: log.child({ component: 'backups' }) }),
   );
@@ -323,6 +339,8 @@ export function buildServices(deps: ServiceDeps) {
     health,
     advisories,
     decisions,
+    radar,
+    atRisk,
     discussion,
     versions,
     notificationSettings,

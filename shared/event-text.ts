@@ -7,6 +7,13 @@ function decisionWords(status: string | null, quadrant: string | null): string {
   return `was moved to ${status[0]?.toUpperCase()}${status.slice(1)}${quadrant ? ` (${quadrant})` : ''}`;
 }
 
+/** Why an adopted or trialled repository is at risk, as the sentence ends. */
+function atRiskWords(cause: 'health_at_risk' | 'archived' | 'advisory'): string {
+  if (cause === 'archived') return 'it was archived';
+  if (cause === 'advisory') return 'it has an open high or critical security advisory';
+  return 'its health is at risk';
+}
+
 function proposalWords(status: string | null): string {
   return status === null ? 'clear its status' : `move it to ${status[0]?.toUpperCase()}${status.slice(1)}`;
 }
@@ -81,6 +88,8 @@ export function describeEvent(
       return `${subject}: the proposal #${event.data.proposal_id} was declined`;
     case 'review_due':
       return `${subject}: its decision is due for review (${event.data.review_by})`;
+    case 'adopted_at_risk':
+      return `${subject} is in ${event.data.status[0]?.toUpperCase()}${event.data.status.slice(1)} but at risk: ${atRiskWords(event.data.cause)}`;
     case 'stale':
       return event.data.last_commit
         ? `${subject} has had no commit for ${formatCount(event.data.days)} days`

@@ -10,6 +10,7 @@ import type {
   RepositoryHealthTable,
   RepositoryPackagesTable,
 } from './schema-health.ts';
+import type { RadarTables } from './schema-radar.ts';
 
 /**
  * Table types for Kysely. Timestamps are ISO-8601 UTC strings on both dialects so that rows
@@ -407,7 +408,7 @@ export interface RepositoryTrashTable {
   rows: string;
 }
 
-export interface Database extends DecisionTables {
+export interface Database extends DecisionTables, RadarTables {
   repositories: RepositoriesTable;
   repository_commits: RepositoryCommitsTable;
   repository_health: RepositoryHealthTable;

@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import { advisorySeveritySchema, packageRefSchema } from './advisories.ts';
 import { decisionStatusSchema } from './decisions.ts';
+import { HEALTH_GRADES } from './health.ts';
+import { atRiskCauseSchema, radarRingSchema } from './radar.ts';
 
 export const EVENT_TYPES = [
   'repository_added',
@@ -26,6 +28,7 @@ export const EVENT_TYPES = [
   'proposal_accepted',
   'proposal_declined',
   'review_due',
+  'adopted_at_risk',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const eventTypeSchema = z.enum(EVENT_TYPES);
@@ -98,6 +101,17 @@ export const eventDataSchemas = {
     decision_id: z.number().int(),
     review_by: z.string(),
     status: decisionStatusSchema.nullable(),
+  }),
+  /**
+   * A repository in adopt or trial became at risk for this cause (docs/product.md#the-radar):
+   * once per repository and cause until the cause goes away.
+   */
+  adopted_at_risk: z.object({
+    cause: atRiskCauseSchema,
+    status: radarRingSchema,
+    health_grade: z.enum(HEALTH_GRADES).nullable(),
+    /** The open high and critical advisories, for the `advisory` cause. */
+    advisory_ids: z.array(z.string()).optional(),
   }),
 } satisfies Record<EventType, z.ZodType>;
 
@@ -226,6 +240,7 @@ export const activityEventSchema = z
     eventItem('proposal_accepted'),
     eventItem('proposal_declined'),
     eventItem('review_due'),
+    eventItem('adopted_at_risk'),
   ])
   .meta({ id: 'ActivityEvent' });
 export type ActivityEvent = z.infer<typeof activityEventSchema>;

@@ -68,6 +68,7 @@ export const EVENT_TYPE_LABELS: Record<(typeof EVENT_TYPES)[number], string> = {
   proposal_accepted: 'Proposal accepted',
   proposal_declined: 'Proposal declined',
   review_due: 'Decision review due',
+  adopted_at_risk: 'Adopted but at risk',
 };
 
 export const CADENCE_LABELS: Record<Cadence, string> = {

@@ -29,10 +29,13 @@ export type BlipMove = (typeof BLIP_MOVES)[number];
 
 export const EDITION_NAME_MAX_LENGTH = 60;
 
+/** Edition ids in queries and paths: PostgreSQL's integer range, so junk is a 400 and never reaches the database. */
+const editionIdSchema = z.coerce.number().int().positive().max(2_147_483_647);
+
 export const radarQuerySchema = z.object({
   tag: z.string().trim().min(1).max(50).optional(),
   /** An edition's id: that frozen radar instead of the current one. */
-  edition: z.coerce.number().int().positive().optional(),
+  edition: editionIdSchema.optional(),
 });
 export type RadarQuery = z.output<typeof radarQuerySchema>;
 
@@ -104,8 +107,8 @@ export type PublishEditionBody = z.infer<typeof publishEditionBodySchema>;
 export const radarEditionResponseSchema = z.object({ edition: radarEditionSchema });
 
 export const editionCompareParamsSchema = z.object({
-  a: z.coerce.number().int().positive(),
-  b: z.coerce.number().int().positive(),
+  a: editionIdSchema,
+  b: editionIdSchema,
 });
 
 const placementSchema = z.object({ status: decisionStatusSchema, quadrant: z.string() });

@@ -1,5 +1,5 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
-import type { PackageRef } from '#shared/schemas/advisories.ts';
+import type { AdvisorySeverity, PackageRef } from '#shared/schemas/advisories.ts';
 import type { Database } from '../../db/schema.ts';
 import type { RepositoryAdvisoriesTable, RepositoryPackagesTable } from '../../db/schema-health.ts';
 import type { TrackedVersion } from './advisory-versions.ts';
@@ -247,5 +247,25 @@ export async function keepCountsOnRow(db: Db, repositoryId: number): Promise<voi
       advisory_level: level,
     })
     .where('id', '=', repositoryId)
+    .execute();
+}
+
+/**
+ * The open advisories (the `open` flag this module keeps: not withdrawn, no tracked version fixes
+ * it) of these severities on these repositories, by repository then GHSA id.
+ */
+export function openAdvisoriesOf(
+  db: Db,
+  repositoryIds: readonly number[],
+  severities: readonly AdvisorySeverity[],
+): Promise<{ repository_id: number; ghsa_id: string }[]> {
+  return db
+    .selectFrom('repository_advisories')
+    .select(['repository_id', 'ghsa_id'])
+    .where('open', '=', 1)
+    .where('severity', 'in', [...severities])
+    .where('repository_id', 'in', [...repositoryIds])
+    .orderBy('repository_id')
+    .orderBy('ghsa_id')
     .execute();
 }

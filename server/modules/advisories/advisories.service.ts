@@ -30,6 +30,8 @@ export const advisoriesRefreshJob = jobKind('advisories:refresh', z.object({}));
 const PACE_WAIT_MS = 5000;
 /** Listed packages the daily read takes at a time (grouped by ecosystem, ≤ 50 a request). */
 const PACKAGES_PER_STEP = 500;
+/** Repository ids to a query of `openSevere`: well within both databases' parameter limits. */
+const OPEN_SEVERE_CHUNK = 1000;
 
 export interface AdvisoriesDeps {
   db: Kysely<Database>;
@@ -239,6 +241,23 @@ export class AdvisoriesService {
   async hasWork(): Promise<boolean> {
     const rows = await queries.listedPackagesAfter(this.#deps.db, { repositoryId: 0, key: '' }, 1);
     return rows.length > 0;
+  }
+
+  /**
+   * The open high and critical advisories of these repositories, by repository (the radar's
+   * at-risk rule, docs/product.md#the-radar), read with `db` (the caller's transaction or not).
+   */
+  async openSevere(db: Kysely<Database>, repositoryIds: readonly number[]): Promise<Map<number, string[]>> {
+    const found = new Map<number, string[]>();
+    for (let start = 0; start < repositoryIds.length; start += OPEN_SEVERE_CHUNK) {
+      const chunk = repositoryIds.slice(start, start + OPEN_SEVERE_CHUNK);
+      for (const row of await queries.openAdvisoriesOf(db, chunk, ['critical', 'high'])) {
+        const ids = found.get(row.repository_id) ?? [];
+        ids.push(row.ghsa_id);
+        found.set(row.repository_id, ids);
+      }
+    }
+    return found;
   }
 
   /** A sync wrote the repository (its new releases may be tracked versions now): judged again. */

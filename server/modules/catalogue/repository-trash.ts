@@ -35,7 +35,14 @@ export const REPOSITORY_OWNED_TABLES = [
   'repository_decisions',
   'repository_decision_current',
   'decision_votes',
+  'radar_at_risk_marks',
 ] as const;
+
+/**
+ * Tables that name a repository but outlive it, never trashed: a radar edition's own copies of
+ * its entries (docs/product.md#the-radar), whose `repository_id` has no foreign key.
+ */
+export const OUTLIVING_TABLES: readonly string[] = ['radar_edition_entries'];
 
 type Snapshot = { repository: Record<string, unknown> } & Record<string, Record<string, unknown>[]>;
 

@@ -99,6 +99,8 @@ export function describeEvent(event: Pick<NotifiedEvent, 'type' | 'data'>): stri
       return `had a proposal declined: ${truncate(String(data.reason), 200)}`;
     case 'review_due':
       return `is due for a decision review (${String(data.review_by)})`;
+    case 'adopted_at_risk':
+      return `is in ${String(data.status)} but at risk (${String(data.cause).replace('_', ' ')})`;
   }
 }
 

@@ -217,6 +217,7 @@ describe('rules API', () => {
         'proposal_accepted',
         'proposal_declined',
         'review_due',
+        'adopted_at_risk',
       ],
       cadence: 'weekly',
       enabled: false,

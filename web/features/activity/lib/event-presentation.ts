@@ -1,4 +1,5 @@
 import {
+  IconAlertTriangle,
   IconArchive,
   IconArchiveOff,
   IconArrowsExchange,
@@ -42,6 +43,7 @@ export const EVENT_PRESENTATION: Record<EventType, { icon: TablerIcon; color: st
   proposal_accepted: { icon: IconCircleCheck, color: 'teal', label: 'Proposal accepted' },
   proposal_declined: { icon: IconCircleX, color: 'gray', label: 'Proposal declined' },
   review_due: { icon: IconCalendarDue, color: 'orange', label: 'Review due' },
+  adopted_at_risk: { icon: IconAlertTriangle, color: 'red', label: 'Adopted but at risk' },
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;

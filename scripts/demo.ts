@@ -5,7 +5,8 @@
  * year passes on the double (the later ranking snapshot, a few new releases, a new security
  * advisory, a library that stopped being maintained) and the sync engine and the health and
  * advisory reads run once, so the activity feed, the versions, the health grades and the charts
- * have something to show; a local
+ * have something to show; a small technology radar is decided before and after the year, with
+ * an edition each time (scripts/lib/demo-radar.ts); a local
  * webhook receiver stands in for Slack and prints what the notifications send. Nothing is kept
  * after Ctrl-C.
  */
@@ -16,6 +17,7 @@ import { join } from 'node:path';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { FADING_REPOSITORY, listDoubleRepositories, startGitHubDouble } from '../test/github-double/index.ts';
+import { moveRadarAfter, seedRadarBefore } from './lib/demo-radar.ts';
 import { run } from './lib/run.ts';
 
 const port = Number(process.env.PORT ?? 3000);
@@ -118,6 +120,11 @@ const result = await api<{ succeeded: number; failed: number }>(
 
 // Every repository's health and advisories read once (the first read of advisories is not news).
 await readHealth();
+const asAdmin = <T>(method: string, path: string, body?: object) =>
+  api<T>(method, path, body, session.access_token);
+const imported = new Set(items.map(({ id }) => id));
+// The team's radar as it stood before the year: its first edition.
+await seedRadarBefore(asAdmin, imported);
 
 // A year passes on GitHub: the later ranking snapshot and a few new releases; one engine run
 // turns them into events (descriptions, topics, star milestones, releases), release versions
@@ -182,6 +189,8 @@ await app.db
   .set({ due_at: new Date(0).toISOString() })
   .execute();
 await readHealth();
+// The quarter's moves and the second edition; adopted repositories the year put at risk are flagged.
+const blips = await moveRadarAfter(asAdmin, imported, new Date().toISOString().slice(0, 10));
 const events = await app.db
   .selectFrom('repository_events')
   .select(({ fn }) => fn.countAll<number>().as('count'))
@@ -220,6 +229,7 @@ console.log(`
   Sign in as ${credentials.email} (or ${credentials.username}) with the password ${credentials.password}
   Imported ${result.succeeded} repositories (${result.failed} failed) in ${((Date.now() - started) / 1000).toFixed(1)} s from the GitHub double at ${github.url}
   A year passed on the GitHub double: ${year.synced} repositories updated, ${events?.count ?? 0} events in the Activity feed (#/activity)
+  The team's radar has ${blips} blips and two editions, 2026 Q3 and 2026 Q4, to compare (#/radar)
   Notifications go to a local webhook receiver at ${webhookUrl}: its messages are printed here
   Mail is not sent: it is written to ${outbox} (open a .eml file to read it)
   ${member.email} / ${member.password} still has to confirm the address: ${verifyLink}

@@ -346,7 +346,7 @@ export function buildServices(deps: ServiceDeps) {
     notificationSettings,
     notificationDelivery,
     savedViews: new SavedViewsService({ db, clock }),
-    bulk: new BulkService({ db, catalogue, jobs, clock }),
+    bulk: new BulkService({ db, catalogue, decisions, jobs, clock }),
     activity,
   };
 }

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { DecisionStatus, ProposalState } from '#shared/schemas/decisions.ts';
 
 /**
@@ -13,6 +13,7 @@ export interface DecisionTables {
   repository_decision_current: RepositoryDecisionCurrentTable;
   decision_proposals: DecisionProposalsTable;
   decision_votes: DecisionVotesTable;
+  decision_proposal_comments: DecisionProposalCommentsTable;
 }
 
 /** The four radar quadrants an admin names, in order. */
@@ -77,4 +78,30 @@ export interface DecisionVotesTable {
   repository_id: number;
   value: 1 | -1;
   voted_at: string;
+}
+
+/** A member's comment on a proposal (Markdown without raw HTML); not an activity event. */
+export interface DecisionProposalCommentsTable {
+  id: Generated<number>;
+  proposal_id: number;
+  repository_id: number;
+  /** null once the account is deleted (the username is kept). */
+  user_id: number | null;
+  username: string;
+  body: string;
+  created_at: string;
+}
+
+/**
+ * The current status and quadrant on the repository's row (`repositories` extends this), kept
+ * with `repository_decision_current` by the decisions module for the list's filter, counts and
+ * export without a join (migration 2026-11-29-0300). Null: no status.
+ */
+export interface RepositoryDecisionColumns {
+  decision_status: ColumnType<
+    DecisionStatus | null,
+    DecisionStatus | null | undefined,
+    DecisionStatus | null
+  >;
+  decision_quadrant: ColumnType<string | null, string | null | undefined, string | null>;
 }

@@ -2,7 +2,7 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { EventType } from '#shared/schemas/activity.ts';
 import type { AdvisorySeverity } from '#shared/schemas/advisories.ts';
 import type { HealthGrade } from '#shared/schemas/health.ts';
-import type { DecisionTables } from './schema-decisions.ts';
+import type { DecisionTables, RepositoryDecisionColumns } from './schema-decisions.ts';
 import type {
   Flag,
   RepositoryAdvisoriesTable,
@@ -12,10 +12,7 @@ import type {
 } from './schema-health.ts';
 import type { RadarTables } from './schema-radar.ts';
 
-/**
- * Table types for Kysely. Timestamps are ISO-8601 UTC strings on both dialects so that rows
- * look the same in SQLite and PostgreSQL and in backups.
- */
+/** Table types for Kysely. Timestamps are ISO-8601 UTC strings on both dialects (rows and backups alike). */
 export interface JobLeasesTable {
   name: string;
   holder: string;
@@ -109,7 +106,7 @@ export interface EmailTokensTable {
   used_at: string | null;
 }
 
-export interface RepositoriesTable {
+export interface RepositoriesTable extends RepositoryDecisionColumns {
   id: Generated<number>;
   full_name: string;
   github_id: number;
@@ -494,6 +491,7 @@ export type RepositoryExportRow = Pick<
   | 'advisories_unknown'
   | 'comment_count'
   | 'version_count'
+  | keyof RepositoryDecisionColumns
 >;
 /** The detail screen's row: a list row with its stored recent commits (JSON, `[]` when none). */
 export type RepositoryDetailRow = RepositoryListRow & { recent_commits: string };

@@ -132,6 +132,13 @@ export async function rebuildDerivedTables(db: Db, at: Date): Promise<{ reposito
     await sql`update repositories set
       comment_count = (select count(*) from comments c where c.repository_id = repositories.id),
       version_count = (select count(*) from versions v where v.repository_id = repositories.id)`.execute(trx);
+    // The current decision's copy on the row (migration 2026-11-29-0300): a backup made before
+    // that migration restores rows without it.
+    await sql`update repositories set
+      decision_status = (select c.status from repository_decision_current c where c.repository_id = repositories.id),
+      decision_quadrant = (select c.quadrant from repository_decision_current c where c.repository_id = repositories.id)`.execute(
+      trx,
+    );
     const now = at.toISOString();
     let lastId = 0;
     let count = 0;

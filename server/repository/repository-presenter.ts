@@ -36,6 +36,9 @@ export function presentSummary(row: RepositoryListRow): RepositorySummary {
     version_count: row.version_count,
     growth: { stars_7d: row.stars_7d ?? null, stars_30d: row.stars_30d ?? null },
     health: { score: row.health_score ?? null, grade: row.health_grade ?? 'unknown' },
+    decision: row.decision_status
+      ? { status: row.decision_status, quadrant: row.decision_quadrant ?? null }
+      : null,
     open_advisories: {
       critical: row.advisories_critical ?? 0,
       high: row.advisories_high ?? 0,

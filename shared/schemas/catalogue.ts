@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { MAX_STARS_NEGATIVE, MIN_GREATER_THAN_MAX, MIN_STARS_NEGATIVE } from '../stats.ts';
 import { ADVISORY_SEVERITIES, openAdvisoriesSchema } from './advisories.ts';
+import { DECISION_STATUSES, type DecisionStatus } from './decisions.ts';
 import { HEALTH_GRADES, type HealthGrade } from './health.ts';
 import { repositorySummarySchema } from './repositories.ts';
 
@@ -47,6 +48,29 @@ export function parseHealthGrades(value: string): HealthGrade[] | null {
   if (parts.length === 0 || !parts.every((part) => (HEALTH_GRADES as readonly string[]).includes(part)))
     return null;
   return parts as HealthGrade[];
+}
+
+/** What `status=` takes: the decision statuses, and `none` for repositories without one. */
+export const STATUS_FILTER_VALUES = [...DECISION_STATUSES, 'none'] as const;
+export type StatusFilterValue = DecisionStatus | 'none';
+export const STATUS_FILTER_MESSAGE = `status takes one or more of ${STATUS_FILTER_VALUES.join(', ')}, comma-separated`;
+
+/** `status=adopt,none` as values; null when it names none or one that is not allowed. */
+export function parseStatusFilter(value: string): StatusFilterValue[] | null {
+  const parts = [
+    ...new Set(
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
+  ];
+  if (
+    parts.length === 0 ||
+    !parts.every((part) => (STATUS_FILTER_VALUES as readonly string[]).includes(part))
+  )
+    return null;
+  return parts as StatusFilterValue[];
 }
 
 /** No `sort`: newest commit first (the list's default). */
@@ -144,6 +168,14 @@ export const catalogueFilterShape = {
     })
     .optional()
     .describe("health grades, comma-separated ('unknown' includes the repositories not assessed yet)"),
+  status: z
+    .string()
+    .max(200, STATUS_FILTER_MESSAGE)
+    .refine((value) => parseStatusFilter(value) !== null, { error: STATUS_FILTER_MESSAGE })
+    .optional()
+    .describe(
+      `the team's decision status, comma-separated (${STATUS_FILTER_VALUES.join(', ')}; 'none': no status)`,
+    ),
   advisories: z
     .enum(ADVISORY_SEVERITIES, {
       error: `advisories takes a minimum severity: one of ${ADVISORY_SEVERITIES.join(', ')}`,
@@ -315,6 +347,13 @@ export const catalogueStatsResponseSchema = z
     fastest_growing: z.array(growingRepositorySchema),
     /** Repositories per health grade, every grade in order (the never assessed are `unknown`). */
     health_grades: z.array(z.object({ grade: z.enum(HEALTH_GRADES), count: z.number().int().nonnegative() })),
+    /**
+     * Repositories per decision status (docs/product.md#team-decisions), every status in order,
+     * then `none` (no status).
+     */
+    decision_statuses: z.array(
+      z.object({ status: z.enum(STATUS_FILTER_VALUES), count: z.number().int().nonnegative() }),
+    ),
     /** Open security advisories by severity over the matching repositories. */
     open_advisories: openAdvisoriesSchema,
     /** The stars chart's buckets, in order, empty ones included. */

@@ -226,3 +226,38 @@ export const reviewsDueSchema = z.object({
   ),
 });
 export type ReviewsDue = z.infer<typeof reviewsDueSchema>;
+
+// ---- proposal comments ------------------------------------------------------------------------
+
+export const PROPOSAL_COMMENT_MAX_LENGTH = 5000;
+export const PROPOSAL_COMMENT_HTML_MESSAGE =
+  'A comment is Markdown without raw HTML: remove the HTML tags (code spans and fenced code blocks may show them).';
+
+/** `POST /proposals/{id}/comments`: Markdown without raw HTML, 1–5,000 characters. */
+export const proposalCommentBodySchema = z.object({
+  body: z
+    .string({ error: 'Please enter a comment.' })
+    .trim()
+    .min(1, 'Please enter a comment.')
+    .max(
+      PROPOSAL_COMMENT_MAX_LENGTH,
+      `A comment is at most ${PROPOSAL_COMMENT_MAX_LENGTH.toLocaleString('en')} characters.`,
+    )
+    .refine((value) => !hasRawHtml(value), PROPOSAL_COMMENT_HTML_MESSAGE),
+});
+export type ProposalCommentBody = z.infer<typeof proposalCommentBodySchema>;
+
+export const proposalCommentSchema = z
+  .object({
+    id: z.number().int(),
+    author: memberRefSchema,
+    body: z.string().describe('Markdown without raw HTML'),
+    created_at: z.string(),
+  })
+  .meta({ id: 'ProposalComment' });
+export type ProposalComment = z.infer<typeof proposalCommentSchema>;
+
+/** `GET /proposals/{id}/comments`: oldest first. */
+export const proposalCommentListSchema = z.object({ comments: z.array(proposalCommentSchema) });
+export type ProposalCommentList = z.infer<typeof proposalCommentListSchema>;
+export const proposalCommentResponseSchema = z.object({ comment: proposalCommentSchema });

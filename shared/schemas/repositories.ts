@@ -3,6 +3,7 @@ import { COMMITS_REQUESTED } from '../constants.ts';
 import { normalizeTags, TAGS_MAX_LENGTH, TAGS_TOO_LONG, tagsError } from '../repository-input.ts';
 import { openAdvisoriesSchema } from './advisories.ts';
 import { requiredString } from './auth.ts';
+import { decisionStatusSchema } from './decisions.ts';
 import { HEALTH_GRADES } from './health.ts';
 import { historyStateSchema } from './history.ts';
 import { releaseTrackingSchema, VERSION_SOURCES } from './releases.ts';
@@ -69,6 +70,19 @@ export const repositoryHealthSummarySchema = z
   })
   .meta({ id: 'RepositoryHealthSummary' });
 
+/**
+ * The team's current decision (docs/product.md#team-decisions): status and quadrant key (null
+ * when the status was cleared with its quadrant); the field is null when the repository has no status.
+ */
+export const repositoryDecisionSummarySchema = z
+  .object({
+    status: decisionStatusSchema,
+    quadrant: z.string().nullable(),
+  })
+  .nullable()
+  .meta({ id: 'RepositoryDecisionSummary' });
+export type RepositoryDecisionSummary = z.infer<typeof repositoryDecisionSummarySchema>;
+
 /** A repository as lists show it: every field but the nested collections. */
 export const repositorySummarySchema = z
   .object({
@@ -101,6 +115,7 @@ export const repositorySummarySchema = z
     version_count: z.number().int(),
     growth: repositoryGrowthSchema,
     health: repositoryHealthSummarySchema,
+    decision: repositoryDecisionSummarySchema.describe('the current status and quadrant; null: no status'),
     /** Open security advisories by severity (docs/product.md#advisories). */
     open_advisories: openAdvisoriesSchema,
   })

@@ -18,6 +18,8 @@ type QuietColumns = Omit<
   | 'advisory_level'
   | 'comment_count'
   | 'version_count'
+  | 'decision_status'
+  | 'decision_quadrant'
 >;
 
 /** A quiet public repository: one star, one commit, one contributor, synced now. */
@@ -91,6 +93,8 @@ export function buildListRow(
     advisories_unknown: 0,
     comment_count: 0,
     version_count: 0,
+    decision_status: null,
+    decision_quadrant: null,
     ...overrides,
   };
 }

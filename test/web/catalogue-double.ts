@@ -21,6 +21,8 @@ import {
   catalogueListQuerySchema,
   defaultCatalogueOrder,
   parseHealthGrades,
+  parseStatusFilter,
+  STATUS_FILTER_VALUES,
   type TagsResponse,
 } from '#shared/schemas/catalogue.ts';
 import { HEALTH_GRADES } from '#shared/schemas/health.ts';
@@ -90,6 +92,8 @@ function matches(row: RepositorySummary, filters: Partial<CatalogueFilters>, vie
     return false;
   const grades = filters.health ? (parseHealthGrades(filters.health) ?? []) : [];
   if (grades.length > 0 && !grades.includes(row.health.grade)) return false;
+  const statuses = filters.status ? (parseStatusFilter(filters.status) ?? []) : [];
+  if (statuses.length > 0 && !statuses.includes(row.decision?.status ?? 'none')) return false;
   if (filters.advisories !== undefined) {
     const floor = SEVERITY_RANK[filters.advisories];
     if (
@@ -249,6 +253,10 @@ export function catalogueDouble(rows: RepositorySummary[], options: CatalogueDou
         },
         licenses: licenseDistribution(matching),
         top_topics: topTopics(matching, 10),
+        decision_statuses: STATUS_FILTER_VALUES.map((status) => ({
+          status,
+          count: matching.filter((row) => (row.decision?.status ?? 'none') === status).length,
+        })),
         health_grades: HEALTH_GRADES.map((grade) => ({
           grade,
           count: matching.filter((row) => row.health.grade === grade).length,

@@ -36,6 +36,7 @@ export function buildSummary(overrides: Partial<RepositorySummary> = {}): Reposi
     version_count: 0,
     growth: { stars_7d: null, stars_30d: null },
     health: { score: null, grade: 'unknown' },
+    decision: null,
     open_advisories: { critical: 0, high: 0, medium: 0, low: 0, unknown: 0 },
     ...overrides,
     name: overrides.name ?? name,

@@ -25,6 +25,7 @@ import * as advisories from './2026-11-28-0700-advisories.ts';
 import * as repositoryDiscussionCounts from './2026-11-28-0800-repository-discussion-counts.ts';
 import * as decisions from './2026-11-29-0100-decisions.ts';
 import * as radar from './2026-11-29-0200-radar.ts';
+import * as decisionListAndComments from './2026-11-29-0300-decision-list-and-comments.ts';
 
 /**
  * Every migration, listed explicitly so boot needs no directory scan and the bundle-free
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-0800-repository-discussion-counts': repositoryDiscussionCounts,
   '2026-11-29-0100-decisions': decisions,
   '2026-11-29-0200-radar': radar,
+  '2026-11-29-0300-decision-list-and-comments': decisionListAndComments,
 };

@@ -41,6 +41,7 @@ export const BACKUP_TABLES: readonly { name: string; key: readonly string[] }[] 
   { name: 'repository_decisions', key: ['id'] },
   { name: 'repository_decision_current', key: ['repository_id'] },
   { name: 'decision_votes', key: ['proposal_id', 'user_id'] },
+  { name: 'decision_proposal_comments', key: ['id'] },
   { name: 'radar_at_risk_marks', key: ['repository_id', 'cause'] },
   { name: 'radar_editions', key: ['id'] },
   { name: 'radar_edition_quadrants', key: ['edition_id', 'position'] },

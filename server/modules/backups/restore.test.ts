@@ -412,6 +412,8 @@ describe('a backup from before stored commits had their own table (migration 202
         advisory_level: _level,
         comment_count: _comments,
         version_count: _versions,
+        decision_status: _status,
+        decision_quadrant: _quadrant,
         ...then
       } = row as Record<string, unknown>;
       return { ...then, recent_commits: index === 0 ? commits : '[]' };

@@ -1,5 +1,10 @@
 import { SEVERITY_RANK } from '#shared/schemas/advisories.ts';
-import { type CatalogueFilters, parseHealthGrades } from '#shared/schemas/catalogue.ts';
+import {
+  type CatalogueFilters,
+  parseHealthGrades,
+  parseStatusFilter,
+  type StatusFilterValue,
+} from '#shared/schemas/catalogue.ts';
 import type { HealthGrade } from '#shared/schemas/health.ts';
 import { labelKey } from '../../repository/repository-labels.ts';
 
@@ -21,6 +26,8 @@ export interface NormalizedFilters {
   minGrowth30d: number | null;
   /** Health grades to keep (`unknown` also keeps the never assessed); null for any. */
   healthGrades: HealthGrade[] | null;
+  /** Decision statuses to keep (`none`: without a status); null for any. */
+  statuses: StatusFilterValue[] | null;
   /** Keep repositories with an open advisory at least this severe (its rank); null for any. */
   minAdvisoryLevel: number | null;
   archived: boolean | null;
@@ -52,6 +59,7 @@ export function normalizeFilters(query: CatalogueFilters): NormalizedFilters {
     maxStars: query.max_stars ?? null,
     minGrowth30d: query.min_growth_30d ?? null,
     healthGrades: query.health ? parseHealthGrades(query.health) : null,
+    statuses: query.status ? (parseStatusFilter(query.status)?.sort() ?? null) : null,
     minAdvisoryLevel: query.advisories ? SEVERITY_RANK[query.advisories] : null,
     archived: query.archived ?? null,
     gone: query.gone ?? null,
@@ -73,6 +81,7 @@ export function hasColumnFilters(filters: NormalizedFilters): boolean {
     filters.maxStars !== null ||
     filters.minGrowth30d !== null ||
     filters.healthGrades !== null ||
+    filters.statuses !== null ||
     filters.minAdvisoryLevel !== null ||
     filters.archived !== null ||
     filters.gone !== null ||

@@ -7,7 +7,9 @@ import {
   DEFAULT_CATALOGUE_ORDER,
   DEFAULT_CATALOGUE_SORT,
   defaultCatalogueOrder,
+  STATUS_FILTER_VALUES,
 } from '#shared/schemas/catalogue.ts';
+import type { DecisionStatus } from '#shared/schemas/decisions.ts';
 import { isPostgres } from '../../db/migration-helpers.ts';
 import type { Database, RepositoryExportRow, RepositoryListRow } from '../../db/schema.ts';
 import { CURSOR_ID_MAX, decodeCursor, encodeCursor, invalidCursor } from '../../lib/cursor.ts';
@@ -163,6 +165,16 @@ export function applyFilters<O>(
       eb.or([
         eb('repositories.health_grade', 'in', grades),
         ...(grades.includes('unknown') ? [eb('repositories.health_grade', 'is', null)] : []),
+      ]),
+    );
+  }
+  const statuses = filters.statuses;
+  if (statuses !== null) {
+    const named = statuses.filter((status) => status !== 'none');
+    result = result.where((eb) =>
+      eb.or([
+        ...(named.length > 0 ? [eb('repositories.decision_status', 'in', named)] : []),
+        ...(statuses.includes('none') ? [eb('repositories.decision_status', 'is', null)] : []),
       ]),
     );
   }
@@ -341,6 +353,19 @@ export async function fetchPage<C extends RowColumns = 'list'>(
   const next: Position | null =
     found.length > remaining ? { phase: 'nulls', id: page.at(-1)?.id ?? after } : null;
   return { rows, next } as Page;
+}
+
+/**
+ * Repositories per decision status among the matching ones, every status in order, then `none`
+ * (no status): grouped on the row's copy of the status, as the health grades are.
+ */
+export async function countDecisionStatuses(db: Db, viewer: Viewer, filters: NormalizedFilters) {
+  const rows = await applyFilters(db, db.selectFrom('repositories'), filters, viewer)
+    .select([sql<DecisionStatus | null>`decision_status`.as('status'), sql<number>`count(*)`.as('count')])
+    .groupBy('repositories.decision_status')
+    .execute();
+  const counts = new Map(rows.map((row) => [row.status ?? 'none', Number(row.count)]));
+  return STATUS_FILTER_VALUES.map((status) => ({ status, count: counts.get(status) ?? 0 }));
 }
 
 /** How many visible repositories match the filters. */

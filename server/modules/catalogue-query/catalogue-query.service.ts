@@ -33,6 +33,7 @@ import { presentRepository, presentSummary } from '../../repository/repository-p
 import { hasFilters, type NormalizedFilters, normalizeFilters } from './catalogue-filters.ts';
 import {
   applyFilters,
+  countDecisionStatuses,
   countMatching,
   decodePageCursor,
   encodePageCursor,
@@ -216,18 +217,29 @@ export class CatalogueQueryService {
   async stats(viewer: Viewer, query: CatalogueFilters): Promise<CatalogueStats> {
     const filters = normalizeFilters(query);
     const filtered = hasFilters(filters);
-    const [cards, licenses, topics, catalogueTotal, optionTags, allLicenses, allTopics, grades, advisories] =
-      await Promise.all([
-        this.#cards(viewer, filters),
-        this.#licenses(viewer, filters),
-        this.#labelCounts('repository_topics', viewer, filters),
-        filtered ? countMatching(this.#db, viewer, NO_FILTERS) : null,
-        this.#labelCounts('repository_tags', viewer, NO_FILTERS),
-        filtered ? this.#licenses(viewer, NO_FILTERS) : null,
-        filtered ? this.#labelCounts('repository_topics', viewer, NO_FILTERS) : null,
-        this.#healthGrades(viewer, filters),
-        this.#openAdvisories(viewer, filters),
-      ]);
+    const [
+      cards,
+      licenses,
+      topics,
+      catalogueTotal,
+      optionTags,
+      allLicenses,
+      allTopics,
+      grades,
+      advisories,
+      statuses,
+    ] = await Promise.all([
+      this.#cards(viewer, filters),
+      this.#licenses(viewer, filters),
+      this.#labelCounts('repository_topics', viewer, filters),
+      filtered ? countMatching(this.#db, viewer, NO_FILTERS) : null,
+      this.#labelCounts('repository_tags', viewer, NO_FILTERS),
+      filtered ? this.#licenses(viewer, NO_FILTERS) : null,
+      filtered ? this.#labelCounts('repository_topics', viewer, NO_FILTERS) : null,
+      this.#healthGrades(viewer, filters),
+      this.#openAdvisories(viewer, filters),
+      countDecisionStatuses(this.#db, viewer, filters),
+    ]);
     const total = cards.total;
     const fastestGrowing = await this.#fastestGrowing(viewer, filters, total);
     return {
@@ -253,6 +265,7 @@ export class CatalogueQueryService {
         .slice(0, TOP_TOPICS),
       fastest_growing: fastestGrowing,
       health_grades: grades,
+      decision_statuses: statuses,
       open_advisories: advisories,
       star_buckets: STAR_BUCKETS.map((bucket, index) => ({
         label: bucket.label,

@@ -61,6 +61,8 @@ const rows: RepositoryListRow[] = [
     advisories_unknown: 3,
     comment_count: 2,
     version_count: 9,
+    decision_status: 'adopt',
+    decision_quadrant: 'tools',
   },
   {
     ...base,
@@ -93,14 +95,14 @@ const rows: RepositoryListRow[] = [
 
 /**
  * The file as the export wrote it before records were written from the row (commit 9603c3b),
- * with the health and advisory columns since.
+ * with the health, advisory and decision columns since.
  */
 const EXPECTED =
-  'id,name,description,url,language,license,topics,tags,notes,stars,forks,open_issues,commits,contributors,stars_7d,stars_30d,health_score,health_grade,advisories_critical,advisories_high,advisories_medium,advisories_low,advisories_unknown,last_commit,last_synced,archived,private,gone_from_github,comments,versions,added_at\r\n' +
-  'acme/widget,widget,,https://github.com/acme/widget,,No License,,,,0,0,0,0,0,,,,unknown,0,0,0,0,0,,,no,no,no,0,0,2026-11-01T00:00:00.000Z\r\n' +
-  'a/b,\'=cmd,"He said ""hi"", then\r\nleft",https://github.com/acme/widget,Go,MIT,"cli,go","\'+1,-2,@x",\'\tTab,12,3,4,5,500+,-3,7,62,watch,1,0,2,0,3,2026-10-01T00:00:00Z,2026-11-02T00:00:00.000Z,yes,yes,yes,2,9,2026-11-01T00:00:00.000Z\r\n' +
-  'c/d,d,\'＝full-width,https://github.com/acme/widget,,Apache-2.0,"a\nb","\'\rcr",\'－x＋y＠z,0,0,0,0,,0,0,,unknown,0,0,0,0,0,,,no,no,no,0,0,2026-11-01T00:00:00.000Z\r\n' +
-  "e/f,\"ünïcode, 名前\",,https://github.com/acme/widget,,No License,'quoted','-,'@,0,0,0,0,42,,,,unknown,0,0,0,0,0,,,no,no,no,0,0,2026-11-01T00:00:00.000Z\r\n";
+  'id,name,description,url,language,license,topics,tags,notes,stars,forks,open_issues,commits,contributors,stars_7d,stars_30d,health_score,health_grade,advisories_critical,advisories_high,advisories_medium,advisories_low,advisories_unknown,status,quadrant,last_commit,last_synced,archived,private,gone_from_github,comments,versions,added_at\r\n' +
+  'acme/widget,widget,,https://github.com/acme/widget,,No License,,,,0,0,0,0,0,,,,unknown,0,0,0,0,0,,,,,no,no,no,0,0,2026-11-01T00:00:00.000Z\r\n' +
+  'a/b,\'=cmd,"He said ""hi"", then\r\nleft",https://github.com/acme/widget,Go,MIT,"cli,go","\'+1,-2,@x",\'\tTab,12,3,4,5,500+,-3,7,62,watch,1,0,2,0,3,adopt,tools,2026-10-01T00:00:00Z,2026-11-02T00:00:00.000Z,yes,yes,yes,2,9,2026-11-01T00:00:00.000Z\r\n' +
+  'c/d,d,\'＝full-width,https://github.com/acme/widget,,Apache-2.0,"a\nb","\'\rcr",\'－x＋y＠z,0,0,0,0,,0,0,,unknown,0,0,0,0,0,,,,,no,no,no,0,0,2026-11-01T00:00:00.000Z\r\n' +
+  "e/f,\"ünïcode, 名前\",,https://github.com/acme/widget,,No License,'quoted','-,'@,0,0,0,0,42,,,,unknown,0,0,0,0,0,,,,,no,no,no,0,0,2026-11-01T00:00:00.000Z\r\n";
 
 /** The columns as the export wrote them from the presented repository before. */
 const PRESENTED: ((r: RepositorySummary) => string | number)[] = [
@@ -127,6 +129,8 @@ const PRESENTED: ((r: RepositorySummary) => string | number)[] = [
   (r) => r.open_advisories.medium,
   (r) => r.open_advisories.low,
   (r) => r.open_advisories.unknown,
+  (r) => r.decision?.status ?? '',
+  (r) => r.decision?.quadrant ?? '',
   (r) => r.last_commit ?? '',
   (r) => r.last_synced ?? '',
   (r) => (r.archived ? 'yes' : 'no'),
@@ -175,7 +179,7 @@ describe('the CSV export', () => {
     for (const value of values) {
       const row = { ...(rows[0] as RepositoryListRow), stars: value, stars_7d: -value, comment_count: value };
       const cells = csvRow(row).split(',');
-      expect([cells[9], cells[14], cells[28]], String(value)).toEqual([
+      expect([cells[9], cells[14], cells[30]], String(value)).toEqual([
         String(value),
         String(-value),
         String(value),

@@ -34,6 +34,9 @@ const HEADERS = [
   'advisories_medium',
   'advisories_low',
   'advisories_unknown',
+  // The team's decision (docs/product.md#team-decisions): status and quadrant key; empty for none.
+  'status',
+  'quadrant',
   'last_commit',
   'last_synced',
   'archived',
@@ -176,6 +179,7 @@ class RecordWriter {
           r.notes.length +
           (r.last_commit?.length ?? 0) +
           (r.last_synced?.length ?? 0) +
+          (r.decision_quadrant?.length ?? 0) +
           r.created_at.length) +
         512,
     );
@@ -228,6 +232,10 @@ class RecordWriter {
     this.number(r.advisories_low);
     this.comma();
     this.number(r.advisories_unknown);
+    this.comma();
+    if (r.decision_status !== null) this.ascii(r.decision_status);
+    this.comma();
+    this.text(r.decision_quadrant);
     this.comma();
     this.text(r.last_commit);
     this.comma();

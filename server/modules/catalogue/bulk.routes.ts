@@ -46,15 +46,15 @@ export const bulkRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: app.rateLimiter.hook(bulkSyncBudget),
       schema: {
         tags,
-        summary: 'Add or remove tags, update from GitHub, or delete several repositories',
+        summary:
+          'Add or remove tags, update from GitHub, delete, or set the decision status of several repositories',
         description:
-          'Each repository is done on its own and gets its own result: one the caller may not see or change fails with the reason while the rest go ahead. Updates are queued for the sync engine (`status: queued`); they spend the member’s budget of manual updates (30 repositories in 15 minutes, shared with `PUT /repositories/{id}`): a selection of more than 30 is invalid (400), and one of more than is left is refused whole (429 with `retry_after`).',
+          'Each repository is done on its own and gets its own result: one the caller may not see or change fails with the reason while the rest go ahead. Updates are queued for the sync engine (`status: queued`); they spend the member’s budget of manual updates (30 repositories in 15 minutes, shared with `PUT /repositories/{id}`): a selection of more than 30 is invalid (400), and one of more than is left is refused whole (429 with `retry_after`). `set_status` writes one decision record per repository with the body’s status, quadrant, rationale, links and review date, under the rules of `PUT /repositories/{id}/decision` (400 for the whole request on a bad field; 403 for members when DECISIONS_BY=admins).',
         security: bearerSecurity,
         body: bulkBodySchema,
         response: { 200: bulkResponseSchema, ...REPOSITORY_ERRORS },
       },
     },
-    async (request) =>
-      bulk.run(requireUser(request), request.body.items, request.body.action, request.body.tags),
+    async (request) => bulk.run(requireUser(request), request.body),
   );
 };

@@ -1,18 +1,27 @@
 import type { Kysely } from 'kysely';
 import { normalizeTags } from '#shared/repository-input.ts';
-import type { BulkAction, BulkResponse, BulkResult } from '#shared/schemas/bulk.ts';
+import {
+  type BulkBody,
+  type BulkResponse,
+  type BulkResult,
+  bulkDecisionSchema,
+} from '#shared/schemas/bulk.ts';
+import type { DecisionBody } from '#shared/schemas/decisions.ts';
 import type { Database } from '../../db/schema.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { resolveVisible, type Viewer } from '../../repository/access-policy.ts';
 import { scheduleAt } from '../../repository/repository.queries.ts';
+import type { DecisionsService } from '../decisions/decisions.service.ts';
 import { syncDueJob } from '../sync/sync.service.ts';
 import type { CatalogueService } from './catalogue.service.ts';
 
 export interface BulkDeps {
   db: Kysely<Database>;
   catalogue: CatalogueService;
+  /** The set_status action: each repository's decision record, as `PUT …/decision` writes it. */
+  decisions: DecisionsService;
   jobs: JobQueue;
   clock: Clock;
 }
@@ -29,12 +38,20 @@ export class BulkService {
     this.#deps = deps;
   }
 
-  async run(viewer: Viewer, items: readonly string[], action: BulkAction, tags = ''): Promise<BulkResponse> {
+  async run(viewer: Viewer, body: BulkBody): Promise<BulkResponse> {
+    const { action, items } = body;
+    const tags = body.tags ?? '';
+    let decision: DecisionBody | null = null;
+    if (action === 'set_status') {
+      // Checked once for all: who may decide (403) and the quadrant and review date (400).
+      decision = bulkDecisionSchema.parse(body);
+      await this.#deps.decisions.checkDecider(viewer, decision);
+    }
     const results: BulkResult[] = [];
     let queuedSync = false;
     for (const fullName of new Set(items)) {
       try {
-        results.push(await this.#one(viewer, fullName, action, tags));
+        results.push(await this.#one(viewer, fullName, action, tags, decision));
         if (action === 'sync') queuedSync = true;
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
@@ -47,7 +64,13 @@ export class BulkService {
     return { results, succeeded: results.length - failed, failed };
   }
 
-  async #one(viewer: Viewer, fullName: string, action: BulkAction, tags: string): Promise<BulkResult> {
+  async #one(
+    viewer: Viewer,
+    fullName: string,
+    action: BulkBody['action'],
+    tags: string,
+    decision: DecisionBody | null,
+  ): Promise<BulkResult> {
     const { catalogue, db, clock } = this.#deps;
     switch (action) {
       case 'delete':
@@ -64,6 +87,11 @@ export class BulkService {
         const next = action === 'add_tags' ? addTags(row.tags, tags) : removeTags(row.tags, tags);
         if (next !== row.tags) await catalogue.edit(viewer, row, { tags: next });
         return { id: row.full_name, ok: true, status: 'done' };
+      }
+      case 'set_status': {
+        // Its own record, transaction and events, as one `PUT /repositories/{id}/decision`.
+        const record = await this.#deps.decisions.decide(viewer, fullName, decision as DecisionBody);
+        return { id: record.repository_id, ok: true, status: 'done' };
       }
     }
   }

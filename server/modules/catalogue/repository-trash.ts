@@ -35,6 +35,7 @@ export const REPOSITORY_OWNED_TABLES = [
   'repository_decisions',
   'repository_decision_current',
   'decision_votes',
+  'decision_proposal_comments',
   'radar_at_risk_marks',
 ] as const;
 

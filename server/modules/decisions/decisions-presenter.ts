@@ -1,5 +1,5 @@
-import type { Decision, Proposal } from '#shared/schemas/decisions.ts';
-import type { DecisionRow, ProposalRow } from './decisions.queries.ts';
+import type { Decision, Proposal, ProposalComment } from '#shared/schemas/decisions.ts';
+import type { DecisionRow, ProposalCommentRow, ProposalRow } from './decisions.queries.ts';
 
 /** Decision records and proposals as the API shows them (docs/product.md#team-decisions). */
 
@@ -57,5 +57,14 @@ export function presentProposal(
     resolved_at: row.resolved_at,
     decline_reason: row.decline_reason,
     decision_id: row.decision_id,
+  };
+}
+
+export function presentProposalComment(row: ProposalCommentRow): ProposalComment {
+  return {
+    id: row.id,
+    author: { id: row.user_id, username: row.username },
+    body: row.body,
+    created_at: row.created_at,
   };
 }

@@ -2,7 +2,11 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { ProposalState } from '#shared/schemas/decisions.ts';
 import { isPostgres } from '../../db/migration-helpers.ts';
 import type { Database } from '../../db/schema.ts';
-import type { DecisionProposalsTable, RepositoryDecisionsTable } from '../../db/schema-decisions.ts';
+import type {
+  DecisionProposalCommentsTable,
+  DecisionProposalsTable,
+  RepositoryDecisionsTable,
+} from '../../db/schema-decisions.ts';
 import { type Viewer, visibleTo } from '../../repository/access-policy.ts';
 
 /** SQL of the decisions module (docs/product.md#team-decisions): Kysely only, no rules. */
@@ -54,7 +58,10 @@ export async function findCurrent(db: Db, repositoryId: number) {
     .executeTakeFirst();
 }
 
-/** Writes a decision record and makes it the repository's current one. */
+/**
+ * Writes a decision record and makes it the repository's current one, in
+ * `repository_decision_current` and on the repository's row (`decision_status`, `decision_quadrant`).
+ */
 export async function insertDecision(
   trx: Db,
   values: Omit<Insertable<RepositoryDecisionsTable>, 'id' | 'review_notified_at'>,
@@ -79,6 +86,12 @@ export async function insertDecision(
         decision_id: row.id,
       }),
     )
+    .execute();
+  // The list's copy (status filter, counts, export), as health keeps its grade on the row.
+  await trx
+    .updateTable('repositories')
+    .set({ decision_status: row.to_status, decision_quadrant: row.to_quadrant })
+    .where('id', '=', row.repository_id)
     .execute();
   return row;
 }
@@ -185,6 +198,27 @@ export async function listVotes(db: Db, proposalIds: readonly number[]) {
     .selectFrom('decision_votes')
     .select(['proposal_id', 'user_id', 'value'])
     .where('proposal_id', 'in', proposalIds)
+    .execute();
+}
+
+// ---- proposal comments -------------------------------------------------------------------------
+
+export type ProposalCommentRow = Selectable<DecisionProposalCommentsTable>;
+
+export async function insertProposalComment(
+  db: Db,
+  values: Omit<Insertable<DecisionProposalCommentsTable>, 'id'>,
+): Promise<ProposalCommentRow> {
+  return db.insertInto('decision_proposal_comments').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A proposal's comments, oldest first. */
+export async function listProposalComments(db: Db, proposalId: number): Promise<ProposalCommentRow[]> {
+  return db
+    .selectFrom('decision_proposal_comments')
+    .selectAll()
+    .where('proposal_id', '=', proposalId)
+    .orderBy('id')
     .execute();
 }
 

@@ -4,6 +4,9 @@ import {
   decisionListSchema,
   decisionResponseSchema,
   declineBodySchema,
+  proposalCommentBodySchema,
+  proposalCommentListSchema,
+  proposalCommentResponseSchema,
   proposalIdParamsSchema,
   proposalPageSchema,
   proposalResponseSchema,
@@ -150,6 +153,42 @@ export const decisionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ({
       proposal: await decisions.vote(requireUser(request), request.params.id, request.body),
     }),
+  );
+
+  app.get(
+    '/proposals/:id/comments',
+    {
+      config: member,
+      schema: {
+        tags,
+        summary: 'The comments on a proposal, oldest first',
+        security,
+        params: proposalIdParamsSchema,
+        response: { 200: proposalCommentListSchema, ...errors },
+      },
+    },
+    async (request) => ({ comments: await decisions.comments(requireUser(request), request.params.id) }),
+  );
+
+  app.post(
+    '/proposals/:id/comments',
+    {
+      config: member,
+      schema: {
+        tags,
+        summary: 'Comment on an open proposal (Markdown without raw HTML, at most 5,000 characters)',
+        description:
+          'Whoever may see the repository, in either DECISIONS_BY mode; 409 once the proposal is accepted or declined. Comments are not activity events.',
+        security,
+        params: proposalIdParamsSchema,
+        body: proposalCommentBodySchema,
+        response: { 201: proposalCommentResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const comment = await decisions.comment(requireUser(request), request.params.id, request.body);
+      return reply.code(201).send({ comment });
+    },
   );
 
   app.post(

@@ -7,6 +7,8 @@ import type {
   DecisionsBy,
   DeclineBody,
   Proposal,
+  ProposalComment,
+  ProposalCommentBody,
   ProposalsQuery,
   Quadrants,
   QuadrantsBody,
@@ -22,7 +24,7 @@ import { type Clock, isoNow } from '../../lib/clock.ts';
 import { CURSOR_ID_MAX, decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { canSee, resolveVisible, type Viewer } from '../../repository/access-policy.ts';
 import * as queries from './decisions.queries.ts';
-import { presentDecision, presentProposal } from './decisions-presenter.ts';
+import { presentDecision, presentProposal, presentProposalComment } from './decisions-presenter.ts';
 
 export const reviewDueJob = jobKind('decisions:review-due', z.object({}));
 
@@ -84,6 +86,15 @@ export class DecisionsService {
     const username = await queries.findUsername(db, viewer.id);
     const decision = await inTransaction(db, (trx) => this.#record(trx, row, viewer, username, body, null));
     return presentDecision(decision, row.full_name);
+  }
+
+  /**
+   * What a decision for many repositories (the list's bulk action) checks once, before any: the
+   * caller may record (403 as `decide` says it when DECISIONS_BY=admins) and the move is valid.
+   */
+  async checkDecider(viewer: Viewer, body: DecisionBody): Promise<void> {
+    if (this.#deps.decisionsBy === 'admins' && !viewer.is_admin) throw forbidden(PROPOSE_INSTEAD);
+    await this.#checkMove(body);
   }
 
   /** `GET /repositories/{id}/decisions`, oldest first. */
@@ -181,6 +192,29 @@ export class DecisionsService {
       voted_at: isoNow(clock),
     });
     return this.#presentOne(viewer, proposal.id);
+  }
+
+  /** `GET /proposals/{id}/comments`, oldest first (not activity events). */
+  async comments(viewer: Viewer, proposalId: number): Promise<ProposalComment[]> {
+    const proposal = await this.#visibleProposal(viewer, proposalId);
+    return (await queries.listProposalComments(this.#deps.db, proposal.id)).map(presentProposalComment);
+  }
+
+  /** `POST /proposals/{id}/comments`: whoever may see the repository, while the proposal is open. */
+  async comment(viewer: Viewer, proposalId: number, body: ProposalCommentBody): Promise<ProposalComment> {
+    const { db, clock } = this.#deps;
+    const proposal = await this.#visibleProposal(viewer, proposalId);
+    if (proposal.state !== 'open')
+      throw conflict(`This proposal was ${proposal.state}: comments are closed.`);
+    const row = await queries.insertProposalComment(db, {
+      proposal_id: proposal.id,
+      repository_id: proposal.repository_id,
+      user_id: viewer.id,
+      username: await queries.findUsername(db, viewer.id),
+      body: body.body,
+      created_at: isoNow(clock),
+    });
+    return presentProposalComment(row);
   }
 
   /** `POST /proposals/{id}/accept` (admins): writes the decision record naming the proposal. */

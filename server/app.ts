@@ -17,6 +17,7 @@ import { resolveSecretKey } from './lib/secret-key.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { advisoryRoutes } from './modules/advisories/advisories.routes.ts';
+import { apiTokenRoutes } from './modules/api-tokens/api-tokens.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { backupRoutes } from './modules/backups/backups.routes.ts';
 import { bulkRoutes } from './modules/catalogue/bulk.routes.ts';
@@ -74,6 +75,7 @@ export interface BuildOptions {
 const MODULE_ROUTES = [
   authRoutes,
   meRoutes,
+  apiTokenRoutes,
   adminRoutes,
   backupRoutes,
   catalogueRoutes,

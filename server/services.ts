@@ -15,6 +15,7 @@ import { ActivityRecorder } from './modules/activity/activity-recorder.service.t
 import { AdminService } from './modules/admin/admin.service.ts';
 import { advisoryJobs } from './modules/advisories/advisories.jobs.ts';
 import { AdvisoriesService } from './modules/advisories/advisories.service.ts';
+import { ApiTokensService } from './modules/api-tokens/api-tokens.service.ts';
 import { AccountsService } from './modules/auth/accounts.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { TokenService } from './modules/auth/tokens.service.ts';
@@ -96,6 +97,7 @@ export function buildServices(deps: ServiceDeps) {
   const tokens = new TokenService(db, deps.secretKey, clock);
   const accounts = new AccountsService({ db, clock, quota: github.sharedQuota });
   const me = new MeService({ db, clock, box, accounts, config, resolve: deps.resolve, log });
+  const apiTokens = new ApiTokensService({ db, clock });
   // Every outgoing message (mail, the add-time Slack message, notification deliveries) leaves
   // from the job queue: answers never wait for a mail server or a webhook.
   const messages = new MessagesService({
@@ -329,7 +331,8 @@ export function buildServices(deps: ServiceDeps) {
     accounts,
     auth,
     me,
-    admin: new AdminService({ db, dialect, clock, accounts }),
+    apiTokens,
+    admin: new AdminService({ db, dialect, clock, accounts, apiTokens }),
     backups,
     catalogue,
     catalogueQuery,

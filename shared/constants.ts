@@ -71,6 +71,16 @@ export const CHANNEL_TEST_WINDOW_MS = 15 * 60 * 1000;
 /** Saved views one member may keep, private and shared together (docs/product.md#saved-views). */
 export const SAVED_VIEWS_PER_MEMBER_MAX = 30;
 
+/**
+ * Personal API tokens (docs/product.md#api-tokens): how many one member may keep, the longest
+ * name, the expiry choices (days; `null` is "never") and each token's own rate limit.
+ */
+export const API_TOKENS_PER_MEMBER_MAX = 20;
+export const API_TOKEN_NAME_MAX = 60;
+export const API_TOKEN_EXPIRY_DAYS = [30, 90, 365] as const;
+export const API_TOKEN_REQUESTS_MAX = 600;
+export const API_TOKEN_REQUESTS_WINDOW_MS = 10 * 60 * 1000;
+
 export const CONTRIBUTORS_CAP = 1000;
 export const RECENTLY_UPDATED_DAYS = 30;
 

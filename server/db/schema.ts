@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { EventType } from '#shared/schemas/activity.ts';
 import type { AdvisorySeverity } from '#shared/schemas/advisories.ts';
 import type { HealthGrade } from '#shared/schemas/health.ts';
+import type { ApiTokenTables } from './schema-api-tokens.ts';
 import type { DecisionTables, RepositoryDecisionColumns } from './schema-decisions.ts';
 import type {
   Flag,
@@ -405,7 +406,7 @@ export interface RepositoryTrashTable {
   rows: string;
 }
 
-export interface Database extends DecisionTables, RadarTables {
+export interface Database extends DecisionTables, RadarTables, ApiTokenTables {
   repositories: RepositoriesTable;
   repository_commits: RepositoryCommitsTable;
   repository_health: RepositoryHealthTable;

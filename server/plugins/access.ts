@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import type { ApiTokenScope } from '#shared/schemas/api-tokens.ts';
 import { forbidden, unauthorized } from '../lib/app-error.ts';
 
 /** Decorator that marks an encapsulated context whose plugin routes are public. */
@@ -16,17 +17,44 @@ export type Access = (typeof accessLevels)[number];
 /** The signed-in caller as the access check sees it; the auth module fills in the rest. */
 export interface RequestUser {
   id: number;
+  /** For a personal API token: the owner is an admin now and the token's scope is `admin`. */
   is_admin: boolean;
+  /** Set when the caller came with a personal API token instead of a session. */
+  apiToken?: { id: number; scope: ApiTokenScope };
 }
+
+/** Why a personal API token was refused (403) on a route it may not call (docs/security.md#c8). */
+export const API_TOKEN_REFUSALS = {
+  sessionOnly:
+    'API tokens can’t be used for account security or secrets: sign in to change passwords, tokens, sessions, the GitHub token, webhooks or notification channels.',
+  readOnly: 'This API token is read-only: it may only send GET and HEAD requests.',
+} as const;
+
+/** A route as the authorization matrix sees it: its access level and whether API tokens may call it. */
+export interface RouteAccess {
+  method: string;
+  url: string;
+  access: Access;
+  apiTokens: boolean;
+}
+
+/** Routes under this prefix must say whether API tokens may call them: boot fails otherwise. */
+const ACCOUNT_PREFIX = '/auth/me';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route. Required on every route: boot fails without it. */
     access?: Access;
+    /**
+     * Whether personal API tokens may call the route (default: yes, within their scope). `false`
+     * on account-security and secret-setting routes; every `user` or `admin` route under
+     * `/auth/me` must say, so a new one can't forget it (boot fails otherwise).
+     */
+    apiTokens?: boolean;
   }
   interface FastifyInstance {
     /** Every route with its declared access, for the authorization matrix tests and docs. */
-    routeAccess: { method: string; url: string; access: Access }[];
+    routeAccess: RouteAccess[];
     /** Resolves the bearer token of a request to its user, or throws 401. Provided by the auth module. */
     authenticate?: (request: FastifyRequest) => Promise<RequestUser>;
   }
@@ -42,7 +70,7 @@ declare module 'fastify' {
  */
 async function access(app: FastifyInstance) {
   app.decorateRequest('user', null);
-  const table: { method: string; url: string; access: Access }[] = [];
+  const table: RouteAccess[] = [];
   app.decorate('routeAccess', table);
   app.addHook('onRoute', function checkDeclaration(this: FastifyInstance, route: RouteOptions) {
     if (!route.config?.access && this.hasDecorator(PUBLIC_BY_DEFAULT)) {
@@ -54,21 +82,46 @@ async function access(app: FastifyInstance) {
         `Route ${String(route.method)} ${route.url} declares no access level (public, user, admin or metrics)`,
       );
     }
-    for (const method of [route.method].flat()) table.push({ method, url: route.url, access: level });
+    const apiTokens = route.config?.apiTokens;
+    const underAccount = route.url === ACCOUNT_PREFIX || route.url.startsWith(`${ACCOUNT_PREFIX}/`);
+    for (const method of [route.method].flat()) {
+      table.push({
+        method,
+        url: route.url,
+        access: level,
+        apiTokens: level !== 'public' && apiTokens !== false,
+      });
+    }
     if (level === 'public') return;
+    if (underAccount && typeof apiTokens !== 'boolean') {
+      throw new Error(
+        `Route ${String(route.method)} ${route.url} is under ${ACCOUNT_PREFIX} and must declare config.apiTokens (true or false)`,
+      );
+    }
     const existing = route.onRequest ? [route.onRequest].flat() : [];
-    route.onRequest = [requireAccess(level), ...existing];
+    route.onRequest = [requireAccess(level, apiTokens !== false), ...existing];
   });
 }
 
-function requireAccess(level: Exclude<Access, 'public'>) {
+function requireAccess(level: Exclude<Access, 'public'>, apiTokensAllowed: boolean) {
   return async function checkAccess(this: FastifyInstance, request: FastifyRequest) {
     if (level === 'metrics' && isMetricsToken(request, this.config?.metricsToken)) return;
     if (!this.authenticate) throw unauthorized();
     const user = await this.authenticate(request);
     request.user = user;
+    if (user.apiToken) checkApiTokenScope(user.apiToken.scope, request.method, apiTokensAllowed);
     if ((level === 'admin' || level === 'metrics') && !user.is_admin) throw forbidden();
   };
+}
+
+/**
+ * A personal API token's scope against the route (docs/security.md#c8): never the routes that
+ * refuse tokens, `read` only GET and HEAD. Admin routes need `is_admin`, which the auth plugin
+ * sets for a token only when its scope is `admin` and its owner is an admin now.
+ */
+function checkApiTokenScope(scope: ApiTokenScope, method: string, allowed: boolean) {
+  if (!allowed) throw forbidden(API_TOKEN_REFUSALS.sessionOnly);
+  if (scope === 'read' && method !== 'GET' && method !== 'HEAD') throw forbidden(API_TOKEN_REFUSALS.readOnly);
 }
 
 /**

@@ -21,10 +21,20 @@ async function openapi(app: FastifyInstance, options: { config: AppConfig; versi
         version: options.version,
       },
       components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          // Personal API tokens (docs/product.md#api-tokens): `Authorization: Bearer rt_…`.
+          apiToken: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'rt_…',
+            description:
+              'A personal API token from Settings → API tokens, within its scope (read: GET and HEAD; write; admin). Not accepted on account-security and secret-setting routes.',
+          },
+        },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: withApiTokenScheme,
     transformObject: jsonSchemaTransformObject,
   });
 
@@ -36,6 +46,20 @@ async function openapi(app: FastifyInstance, options: { config: AppConfig; versi
       uiConfig: { docExpansion: 'list', deepLinking: false },
     });
   });
+}
+
+/**
+ * Every route that takes a session takes a personal API token too, unless it says
+ * `apiTokens: false`: the description lists the token scheme beside the session's.
+ */
+function withApiTokenScheme(input: Parameters<typeof jsonSchemaTransform>[0]) {
+  const result = jsonSchemaTransform(input);
+  const schema = result.schema as { security?: Record<string, string[]>[] } | undefined;
+  const config = (input.route as { config?: { apiTokens?: boolean } } | undefined)?.config;
+  const security = schema?.security;
+  if (!schema || !security?.some((entry) => 'bearerAuth' in entry) || config?.apiTokens === false)
+    return result;
+  return { ...result, schema: { ...schema, security: [...security, { apiToken: [] }] } };
 }
 
 export default fp(openapi, { name: 'openapi' });

@@ -9,7 +9,7 @@ import { startSmtpSink } from '../helpers/smtp-sink.ts';
 
 /**
  * The log-secrets property (issue 9; docs/security.md#c5): with LOG_LEVEL=trace, so every level
- * is written, no password, access or refresh token, GitHub token, webhook URL, reset or
+ * is written, no password, access or refresh token, personal API token, GitHub token, webhook URL, reset or
  * verification token ever appears in a log line — wherever a client puts it: in a path, a
  * query string or a body, on every route of the route table, as an anonymous caller, a member
  * and an admin. (Reset links checked with `GET /auth/verify-reset-token?token=…` used to
@@ -17,7 +17,7 @@ import { startSmtpSink } from '../helpers/smtp-sink.ts';
  *
  * Each run generates fresh secrets and walks one account through the flows that really handle
  * them (register and verify, sign in, personal token, webhook and a notified add, refresh,
- * change password, forgot and reset password, sign out), so the server-issued secrets exist
+ * change password, forgot and reset password, a personal API token, sign out), so the server-issued secrets exist
  * too; then it sends every route requests stuffed with all of them, waits for the job queue
  * (mail, Slack) to drain, and searches every captured log line. The answers of the flows are
  * checked as well: never a hash, a sealed secret or the member's own secrets.
@@ -97,6 +97,9 @@ const secretsArb = fc.record({
   offset: fc.nat({ max: 50 }),
 });
 
+/** Routes the sweep calls last: they end the sessions or API tokens the other calls use. */
+const endsCallers = (url: string) => url === '/auth/logout-all' || url === '/auth/me/tokens';
+
 /** The link's token from a received mail. */
 function tokenOf(link: string | null): string {
   return new URL(link?.replace('#/', '') ?? 'http://x/').searchParams.get('token') ?? '';
@@ -162,6 +165,18 @@ describe('no secret of any kind reaches a log line, at any level', () => {
         const hookSaved = await send('PUT', '/auth/me/slack-webhook', { url: webhook }, first.access_token);
         expect(hookSaved.statusCode, hookSaved.body).toBe(200);
         await send('GET', '/auth/me/slack-webhook', undefined, first.access_token);
+        // A personal API token (docs/security.md#c8): created, listed, used; it outlives the
+        // password change and reset below, and calls every route in the sweep.
+        const created = await send(
+          'POST',
+          '/auth/me/tokens',
+          { name: 'log test', scope: 'write', expires_in_days: 30 },
+          first.access_token,
+        );
+        expect(created.statusCode, created.body).toBe(201);
+        const apiToken: string = created.json().token;
+        await send('GET', '/auth/me/tokens', undefined, first.access_token);
+        expect((await send('GET', '/auth/me', undefined, apiToken)).statusCode).toBe(200);
         const repository = addable[(run * 7 + generated.offset) % addable.length] ?? 'facebook/react';
         const added = await send(
           'POST',
@@ -239,6 +254,7 @@ describe('no secret of any kind reaches a log line, at any level', () => {
           adminAccess: adminSession.access_token,
           adminRefresh: adminSession.refresh_token,
           secretKey: t.app.secretKey,
+          apiToken,
         };
 
         // ---- every route, with the secrets wherever a client could put them -----------------
@@ -250,8 +266,8 @@ describe('no secret of any kind reaches a log line, at any level', () => {
         };
         const routes = t.app.routeAccess
           .filter((route) => !route.url.startsWith('/docs'))
-          // Last: it ends the sessions the other calls use.
-          .sort((a, b) => Number(a.url === '/auth/logout-all') - Number(b.url === '/auth/logout-all'));
+          // Last: they end the sessions and the API token the other calls use.
+          .sort((a, b) => Number(endsCallers(a.url)) - Number(endsCallers(b.url)));
         const query = () =>
           [
             ['token', resetToken],
@@ -284,7 +300,7 @@ describe('no secret of any kind reaches a log line, at any level', () => {
               'email_or_username',
             ].map((field) => [field, nextSecret()]),
           );
-          for (const caller of [undefined, member.access_token, adminSession.access_token]) {
+          for (const caller of [undefined, member.access_token, adminSession.access_token, apiToken]) {
             await t.app.inject({
               method,
               url: `${path}?${query()}`,

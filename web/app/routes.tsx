@@ -27,6 +27,7 @@ const ProfileRoute = lazy(memberScreen(() => import('#web/features/profile/route
 const SettingsRoute = lazy(memberScreen(() => import('#web/features/settings/routes/settings.tsx')));
 const AdminRoute = lazy(memberScreen(() => import('#web/features/admin/routes/admin.tsx')));
 const ActivityRoute = lazy(memberScreen(() => import('#web/features/activity/routes/activity.tsx')));
+const RadarRoute = lazy(memberScreen(() => import('#web/features/radar/routes/radar.tsx')));
 
 export interface ScreenRoute {
   path: string;
@@ -70,6 +71,13 @@ export const screenRoutes: ScreenRoute[] = [
     screen: ActivityRoute,
     prompt: 'Please sign in to view the activity.',
     title: 'Activity',
+  },
+  {
+    path: '/radar',
+    access: 'member-prompt',
+    screen: RadarRoute,
+    prompt: 'Please sign in to view the radar.',
+    title: 'Radar',
   },
   {
     path: '/add',

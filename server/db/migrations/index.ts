@@ -26,6 +26,7 @@ import * as repositoryDiscussionCounts from './2026-11-28-0800-repository-discus
 import * as decisions from './2026-11-29-0100-decisions.ts';
 import * as radar from './2026-11-29-0200-radar.ts';
 import * as decisionListAndComments from './2026-11-29-0300-decision-list-and-comments.ts';
+import * as apiTokens from './2026-11-29-0400-api-tokens.ts';
 
 /**
  * Every migration, listed explicitly so boot needs no directory scan and the bundle-free
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-0100-decisions': decisions,
   '2026-11-29-0200-radar': radar,
   '2026-11-29-0300-decision-list-and-comments': decisionListAndComments,
+  '2026-11-29-0400-api-tokens': apiTokens,
 };

@@ -14,6 +14,8 @@ import { requireUser } from '../../plugins/access.ts';
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 const security = [{ bearerAuth: [] }];
 const member = { access: 'user' as const };
+/** The feed token is a secret: managed with a session only, never with an API token. */
+const feedTokenConfig = { access: 'user' as const, apiTokens: false };
 
 /** Feed fetches per client address: readers poll every few minutes at most; guessing gets nowhere. */
 export const FEED_FETCHES_PER_WINDOW = 120;
@@ -75,7 +77,7 @@ export const activityRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/auth/me/feed-token',
     {
-      config: member,
+      config: feedTokenConfig,
       schema: {
         tags: tokenTags,
         summary: 'Whether the caller has an activity feed token',
@@ -88,7 +90,7 @@ export const activityRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/me/feed-token',
     {
-      config: member,
+      config: feedTokenConfig,
       schema: {
         tags: tokenTags,
         summary: 'Create or regenerate the activity feed token',
@@ -103,7 +105,7 @@ export const activityRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/auth/me/feed-token',
     {
-      config: member,
+      config: feedTokenConfig,
       schema: {
         tags: tokenTags,
         summary: 'Revoke the activity feed token',

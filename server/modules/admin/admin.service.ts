@@ -13,6 +13,7 @@ import type { Database, UserRow } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/app-error.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { addMs, type Clock, isoNow } from '../../lib/clock.ts';
+import type { ApiTokensService } from '../api-tokens/api-tokens.service.ts';
 import type { AccountsService } from '../auth/accounts.service.ts';
 import {
   type AdminUserRow,
@@ -43,6 +44,8 @@ export interface AdminDeps {
   dialect: Dialect;
   clock: Clock;
   accounts: AccountsService;
+  /** Deactivation revokes the member's API tokens; demotion ends their admin scope. */
+  apiTokens: Pick<ApiTokensService, 'revokeAll' | 'endAdminScope'>;
 }
 
 export interface ListUsersOptions {
@@ -128,6 +131,10 @@ export class AdminService {
       // the old version, refresh tokens are revoked (docs/security.md#c4). An unverified account
       // can't sign in, so it must not stay signed in either.
       if (value === 0) await this.#deps.accounts.endSessions(targetId, now, trx);
+      // API tokens are no sessions, but a deactivated member's die with the account, and a
+      // demoted admin's admin tokens become write tokens (docs/security.md#c8), in this change.
+      if (flag === 'is_active' && value === 0) await this.#deps.apiTokens.revokeAll(targetId, trx);
+      if (flag === 'is_admin' && value === 0) await this.#deps.apiTokens.endAdminScope(targetId, trx);
       await writeAudit(trx, {
         actorId,
         action: 'admin.user.update',

@@ -136,10 +136,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/logout-all',
     {
-      config: { access: 'user' },
+      config: { access: 'user', apiTokens: false },
       schema: {
         tags: ['auth'],
         summary: 'Revoke every session of the caller, and the Atom feed token',
+        description:
+          'API tokens are not sessions and keep working: revoke them with `DELETE /auth/me/tokens`.',
         security: [{ bearerAuth: [] }],
         response: { 200: messageResponseSchema, ...errors },
       },

@@ -65,7 +65,8 @@ export const MESSAGES = {
   currentPasswordWrong: 'Current password is incorrect',
   passwordChanged: 'Password changed successfully. Your other sessions have been signed out.',
   loggedOut: 'Signed out',
-  loggedOutEverywhere: 'Signed out of every session',
+  loggedOutEverywhere:
+    'Signed out of every session. API tokens are not sessions and keep working: revoke them in Settings → API tokens.',
   loginOk: 'Login successful',
 } as const;
 

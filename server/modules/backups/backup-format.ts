@@ -18,6 +18,7 @@ export const BACKUP_TABLES: readonly { name: string; key: readonly string[] }[] 
   { name: 'refresh_tokens', key: ['id'] },
   { name: 'email_tokens', key: ['id'] },
   { name: 'feed_tokens', key: ['id'] },
+  { name: 'api_tokens', key: ['id'] },
   { name: 'job_leases', key: ['name'] },
   { name: 'audit_log', key: ['id'] },
   { name: 'saved_views', key: ['id'] },

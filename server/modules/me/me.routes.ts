@@ -18,7 +18,10 @@ const security = [{ bearerAuth: [] }];
 /** The signed-in caller's own account: profile, password, GitHub token and Slack webhook. */
 export const meRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.services.me;
-  const route = { config: { access: 'user' as const } };
+  // The profile is what a member edits on screen: API tokens may read and rename it. Everything
+  // else here sets a password or a secret and needs a session (docs/security.md#c8).
+  const route = { config: { access: 'user' as const, apiTokens: true } };
+  const sessionOnly = { config: { access: 'user' as const, apiTokens: false } };
 
   app.get(
     '/auth/me',
@@ -58,7 +61,7 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/change-password',
     {
-      ...route,
+      ...sessionOnly,
       schema: {
         tags: ['account'],
         summary: 'Change the password; every session ends, the caller gets a new pair',
@@ -79,13 +82,13 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
   const tokenSchema = { tags: ['account'], security, response: { 200: githubTokenStatusSchema, ...errors } };
   app.get(
     '/auth/me/github-token',
-    { ...route, schema: { ...tokenSchema, summary: 'Personal GitHub token status' } },
+    { ...sessionOnly, schema: { ...tokenSchema, summary: 'Personal GitHub token status' } },
     async (request) => service.getGitHubToken(requireUser(request).id),
   );
   app.put(
     '/auth/me/github-token',
     {
-      ...route,
+      ...sessionOnly,
       schema: {
         ...tokenSchema,
         summary: 'Store a personal GitHub token (encrypted)',
@@ -96,7 +99,7 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.delete(
     '/auth/me/github-token',
-    { ...route, schema: { ...tokenSchema, summary: 'Remove the personal GitHub token' } },
+    { ...sessionOnly, schema: { ...tokenSchema, summary: 'Remove the personal GitHub token' } },
     async (request) => service.removeGitHubToken(requireUser(request).id),
   );
 
@@ -107,13 +110,13 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
   };
   app.get(
     '/auth/me/slack-webhook',
-    { ...route, schema: { ...webhookSchema, summary: 'Slack webhook status' } },
+    { ...sessionOnly, schema: { ...webhookSchema, summary: 'Slack webhook status' } },
     async (request) => service.getSlackWebhook(requireUser(request).id),
   );
   app.put(
     '/auth/me/slack-webhook',
     {
-      ...route,
+      ...sessionOnly,
       schema: {
         ...webhookSchema,
         summary: 'Store a Slack webhook URL (checked, encrypted)',
@@ -124,7 +127,7 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.delete(
     '/auth/me/slack-webhook',
-    { ...route, schema: { ...webhookSchema, summary: 'Remove the Slack webhook' } },
+    { ...sessionOnly, schema: { ...webhookSchema, summary: 'Remove the Slack webhook' } },
     async (request) => service.removeSlackWebhook(requireUser(request).id),
   );
 };

@@ -29,7 +29,8 @@ const BASE = '/auth/me/notifications';
  */
 export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.services.notificationSettings;
-  const route = { config: { access: 'user' as const } };
+  // Channels carry webhook URLs and addresses: set with a session only, never an API token.
+  const route = { config: { access: 'user' as const, apiTokens: false } };
 
   app.get(
     `${BASE}/channels`,

@@ -4,6 +4,7 @@ import {
   IconBookmark,
   IconChartBar,
   IconHome,
+  IconRadar,
   IconTags,
   IconUsers,
   type TablerIcon,
@@ -51,6 +52,7 @@ export function SidebarNav({ collapsed }: { collapsed: boolean }) {
     { label: 'Tags', to: '/tags', icon: IconTags, activeOn: ['/tags'], count: counts.tags },
     { label: 'Statistics', to: '/stats', icon: IconChartBar, activeOn: ['/stats'], count: null },
     { label: 'Activity', to: '/activity', icon: IconActivity, activeOn: ['/activity'], count: null },
+    { label: 'Radar', to: '/radar', icon: IconRadar, activeOn: ['/radar'], count: null },
   ];
 
   return (

@@ -1,0 +1,220 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { encodeRouteId } from '#shared/route-id.ts';
+import type { Radar, RadarBlip, RadarEdition } from '#shared/schemas/radar.ts';
+import {
+  buildUser,
+  errorResponse,
+  type FetchHandler,
+  jsonResponse,
+  renderWithProviders,
+  signIn,
+} from '../../../../test/web/render.tsx';
+import RadarRoute from './radar.tsx';
+
+const QUADRANTS = [
+  { key: 'languages', name: 'Languages & Frameworks' },
+  { key: 'libraries', name: 'Libraries' },
+  { key: 'tools', name: 'Tools' },
+  { key: 'platforms', name: 'Platforms' },
+];
+
+function blip(number: number, fullName: string, overrides: Partial<RadarBlip> = {}): RadarBlip {
+  return {
+    number,
+    repository_id: fullName,
+    full_name: fullName,
+    quadrant: 'libraries',
+    status: 'adopt',
+    moved: null,
+    rationale: `Why ${fullName}`,
+    health_grade: 'healthy',
+    at_risk: false,
+    at_risk_causes: [],
+    ...overrides,
+  };
+}
+
+const edition: RadarEdition = {
+  id: 7,
+  name: '2026 Q3',
+  published_at: '2026-09-30T12:00:00Z',
+  published_by: { id: 1, username: 'admin' },
+  blip_count: 3,
+};
+
+const fixture: Radar = {
+  quadrants: QUADRANTS,
+  rings: ['adopt', 'trial', 'assess', 'hold'],
+  blips: [
+    blip(1, 'lang/one', { quadrant: 'languages', moved: 'new' }),
+    blip(2, 'lib/react', { moved: 'in', rationale: 'We build **every** screen with it.' }),
+    blip(3, 'lib/old', {
+      status: 'trial',
+      moved: 'out',
+      at_risk: true,
+      at_risk_causes: ['health_at_risk', 'advisory'],
+    }),
+    blip(4, 'tool/gone', { quadrant: 'tools', status: 'hold', repository_id: null }),
+  ],
+  retired: [
+    { repository_id: 'plat/legacy', full_name: 'plat/legacy', quadrant: 'platforms', rationale: 'Replaced.' },
+  ],
+  reviews_due: [
+    { repository_id: 'lib/react', full_name: 'lib/react', review_by: '2026-11-01', decision_id: 9 },
+  ],
+  edition: null,
+  previous_edition: edition,
+};
+
+function openRadar(handlers: Record<string, FetchHandler> = {}, admin = false) {
+  signIn(buildUser({ is_admin: admin }));
+  return renderWithProviders(<RadarRoute />, {
+    route: '/radar',
+    handlers: {
+      'GET /radar': () => jsonResponse(fixture),
+      'GET /radar/editions': () => jsonResponse({ editions: [edition] }),
+      'GET /tags': () => jsonResponse({ tags: [{ name: 'frontend', count: 2 }], suggestions: [] }),
+      'GET /radar/quadrants': () => jsonResponse({ quadrants: QUADRANTS, decisions_by: 'members' }),
+      ...handlers,
+    },
+  });
+}
+
+const repoHash = (fullName: string) => `#/repo/${encodeRouteId(fullName)}`;
+
+describe('radar screen', () => {
+  it('draws numbered blips named with their ring, quadrant and move, and a legend linking each', async () => {
+    openRadar();
+    const drawing = await screen.findByRole('group', { name: /Technology radar: 4 repositories/ });
+    expect(
+      within(drawing).getByRole('link', { name: '1. lang/one, Adopt, Languages & Frameworks, new' }),
+    ).toBeVisible();
+    expect(
+      within(drawing).getByRole('link', { name: '2. lib/react, Adopt, Libraries, moved in' }),
+    ).toBeVisible();
+    expect(
+      within(drawing).getByRole('link', {
+        name: '3. lib/old, Trial, Libraries, moved out, at risk: health at risk, open high or critical advisory',
+      }),
+    ).toBeVisible();
+    // A deleted repository in an edition: drawn, but no link.
+    expect(within(drawing).getByRole('img', { name: '4. tool/gone, Hold, Tools' })).toBeVisible();
+
+    const libraries = screen.getByRole('region', { name: 'Libraries' });
+    const adopt = within(libraries).getByRole('list', { name: 'Libraries: Adopt' });
+    expect(adopt).toHaveTextContent('2. lib/react ▲ moved in');
+    expect(within(adopt).getByRole('link', { name: 'lib/react' })).toHaveAttribute(
+      'href',
+      repoHash('lib/react'),
+    );
+    expect(within(libraries).getByRole('list', { name: 'Libraries: Trial' })).toHaveTextContent(
+      '3. lib/old ▼ moved out ! at risk: health at risk, open high or critical advisory',
+    );
+    expect(within(screen.getByRole('region', { name: 'Tools' })).queryByRole('link')).toBeNull();
+    expect(screen.getByRole('list', { name: 'Languages & Frameworks: Adopt' })).toHaveTextContent('★ new');
+    expect(
+      within(screen.getByRole('region', { name: 'Platforms' })).getByText('Nothing in this quadrant.'),
+    ).toBeVisible();
+  });
+
+  it('marks moves and risk on the drawing, with a key', async () => {
+    const { container } = openRadar();
+    await screen.findByRole('group', { name: /Technology radar/ });
+    const mark = (number: number) => container.querySelector(`[data-blip="${number}"]`) as SVGGElement;
+    expect(mark(1).querySelector('circle[stroke-dasharray]')).not.toBeNull();
+    expect(mark(2).querySelector('polygon')).not.toBeNull();
+    expect(mark(3).querySelector('polygon')).not.toBeNull();
+    expect(mark(3).textContent).toContain('!');
+    expect(mark(4).querySelector('polygon')).toBeNull();
+    const key = screen.getByRole('list', { name: 'Key' });
+    expect(key).toHaveTextContent('New since the previous edition');
+    expect(key).toHaveTextContent('Moved in, towards Adopt');
+    expect(key).toHaveTextContent('Moved out, away from Adopt');
+    expect(key).toHaveTextContent('In use but at risk');
+  });
+
+  it('lists the adopted repositories at risk with their causes, reviews due and Retired apart', async () => {
+    openRadar();
+    const atRisk = await screen.findByRole('region', { name: 'Adopted but at risk' });
+    expect(atRisk).toHaveTextContent('3. lib/old · Trial');
+    expect(atRisk).toHaveTextContent('health at risk, open high or critical advisory');
+    expect(within(atRisk).getByRole('link', { name: 'lib/old' })).toHaveAttribute(
+      'href',
+      repoHash('lib/old'),
+    );
+
+    const reviews = screen.getByRole('region', { name: 'Reviews due' });
+    expect(within(reviews).getByRole('link', { name: 'lib/react' })).toHaveAttribute(
+      'href',
+      repoHash('lib/react'),
+    );
+    expect(reviews).toHaveTextContent(/review by (1 Nov|Nov 1,) 2026/);
+
+    const retired = screen.getByRole('region', { name: 'Retired' });
+    expect(retired).toHaveTextContent('plat/legacy · Platforms');
+  });
+
+  it('shows a blip’s details on focus and opens its repository with Enter or a click', async () => {
+    openRadar();
+    const react = await screen.findByRole('link', { name: /^2\. lib\/react/ });
+    act(() => react.focus());
+    const tooltip = await screen.findByRole('tooltip');
+    expect(tooltip).toHaveTextContent('2. lib/react');
+    expect(tooltip).toHaveTextContent('Adopt · Libraries · moved in');
+    expect(tooltip).toHaveTextContent('We build **every** screen with it.');
+    expect(react).toHaveAttribute('aria-describedby', tooltip.id);
+
+    fireEvent.keyDown(react, { key: 'Escape' });
+    expect(screen.queryByRole('tooltip')).toBeNull();
+
+    fireEvent.keyDown(react, { key: 'Enter' });
+    await waitFor(() => expect(window.location.hash).toBe(repoHash('lib/react')));
+    const old = screen.getByRole('link', { name: /^3\. lib\/old/ });
+    fireEvent.click(old);
+    await waitFor(() => expect(window.location.hash).toBe(repoHash('lib/old')));
+  });
+
+  it('asks the server for a tag’s radar and an edition', async () => {
+    const calls: string[] = [];
+    const { user } = openRadar({
+      'GET /radar': (request) => {
+        calls.push(new URL(request.url).search);
+        return jsonResponse(fixture);
+      },
+    });
+    await screen.findByRole('group', { name: /Technology radar/ });
+    await user.click(screen.getByRole('combobox', { name: 'Tag' }));
+    await user.click(await screen.findByRole('option', { name: 'frontend' }));
+    await waitFor(() => expect(calls.at(-1)).toBe('?tag=frontend'));
+    await user.click(screen.getByRole('combobox', { name: 'Edition' }));
+    await user.click(await screen.findByRole('option', { name: /2026 Q3/ }));
+    await waitFor(() => expect(calls.at(-1)).toBe('?tag=frontend&edition=7'));
+  });
+
+  it('explains how to put a repository on an empty radar', async () => {
+    openRadar({ 'GET /radar': () => jsonResponse({ ...fixture, blips: [], retired: [], reviews_due: [] }) });
+    expect(await screen.findByRole('heading', { name: 'The radar is empty' })).toBeVisible();
+    expect(screen.getByText(/Decision tab and set a status/)).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Download SVG' })).toBeNull();
+  });
+
+  it('lets an admin publish an edition, showing the API’s refusal', async () => {
+    const { user } = openRadar(
+      { 'POST /radar/editions': () => errorResponse(409, 'An edition named "2026 Q3" exists.') },
+      true,
+    );
+    await user.click(await screen.findByRole('button', { name: 'Publish edition' }));
+    await user.type(await screen.findByRole('textbox', { name: 'Name' }), '2026 Q3');
+    await user.click(screen.getByRole('button', { name: 'Publish' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('An edition named "2026 Q3" exists.');
+  });
+
+  it('offers no Publish edition to members', async () => {
+    openRadar();
+    await screen.findByRole('group', { name: /Technology radar/ });
+    expect(screen.queryByRole('button', { name: 'Publish edition' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Download CSV (build-your-own-radar)' })).toBeVisible();
+    expect(screen.getByText(/Retired is left out of this file/)).toBeVisible();
+  });
+});

@@ -4,10 +4,12 @@
  * (docs/benchmarks.md). Benchmarks are not tests: they report figures against budgets and
  * never fail on speed.
  */
+import { runBadgesBench } from './badges.bench.ts';
 import { runCatalogueBench } from './catalogue.bench.ts';
 import { runFirstScreenBench } from './first-screen.bench.ts';
 import { machine, writeSection } from './lib/results.ts';
 import { runMatcherBench } from './matcher.bench.ts';
+import { runRadarBench } from './radar.bench.ts';
 import { runImportBench, runSyncBench } from './sync.bench.ts';
 
 const PARTS: Record<string, () => Promise<object>> = {
@@ -16,6 +18,8 @@ const PARTS: Record<string, () => Promise<object>> = {
   import: runImportBench,
   matcher: runMatcherBench,
   'first-screen': runFirstScreenBench,
+  badges: runBadgesBench,
+  radar: runRadarBench,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => arg !== '--');

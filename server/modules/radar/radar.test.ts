@@ -291,6 +291,21 @@ describe('editions', () => {
   });
 });
 
+describe('a private repository deleted after an edition', () => {
+  it('stays in the edition for admins only: nobody can prove access to it any more', async () => {
+    const q3 = radarEditionsSchema
+      .parse((await call(admin, 'GET', '/radar/editions')).json())
+      .editions.find((edition) => edition.name === '2026 Q3');
+    expect(names((await radar(ada, `?edition=${q3?.id}`)).blips)).toContain('priv/secret');
+    expect((await call(admin, 'DELETE', repoPath('priv/secret'))).statusCode).toBe(200);
+    expect(names((await radar(ada, `?edition=${q3?.id}`)).blips)).not.toContain('priv/secret');
+    const kept = (await radar(admin, `?edition=${q3?.id}`)).blips.find(
+      (blip) => blip.full_name === 'priv/secret',
+    );
+    expect(kept).toMatchObject({ repository_id: null, status: 'trial' });
+  });
+});
+
 describe('adopted but at risk', () => {
   it('flags adopt and trial blips by health grade and open high or critical advisory', async () => {
     await add('risk/grade');

@@ -13,7 +13,7 @@ const apiTarget = 'http://127.0.0.1:3000';
  * The API's path prefixes (the server's `API_PREFIXES`). Anchored so that only whole path
  * segments are proxied: a source module such as `/lib/api-client.ts` must stay with Vite.
  */
-const apiPathPattern = '^/(auth|repositories|api|health|version|docs|tags)(/|\\?|$)';
+const apiPathPattern = '^/(auth|repositories|api|health|version|docs|tags|badge)(/|\\?|$)';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);

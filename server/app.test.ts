@@ -56,6 +56,7 @@ describe('system calls', () => {
       app_name: 'Repository Tracker',
       api_version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       git_commit: '0123456789abcdef0123456789abcdef01234567',
+      badges: false,
     });
   });
 

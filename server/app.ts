@@ -20,6 +20,7 @@ import { advisoryRoutes } from './modules/advisories/advisories.routes.ts';
 import { apiTokenRoutes } from './modules/api-tokens/api-tokens.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { backupRoutes } from './modules/backups/backups.routes.ts';
+import { badgesRoutes } from './modules/badges/badges.routes.ts';
 import { bulkRoutes } from './modules/catalogue/bulk.routes.ts';
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
 import { catalogueQueryRoutes } from './modules/catalogue-query/catalogue-query.routes.ts';
@@ -93,6 +94,7 @@ const MODULE_ROUTES = [
   activityRoutes,
   notificationRoutes,
   viewsRoutes,
+  badgesRoutes,
 ] as const;
 
 /** Redacted wherever they appear in a log line (docs/security.md#c5). */
@@ -210,6 +212,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(systemRoutes, {
     appName: config.appName,
     apiVersion: packageJson.version,
+    badges: config.publicBadges,
     gitCommit: resolveGitCommit(config.gitCommit),
     startedAt: clock.now().getTime(),
     github,

@@ -107,6 +107,9 @@ export const configSchema = z
     // Who records team decisions: any member who may see the repository (`members`), or admins,
     // members proposing and voting (`admins`) (docs/product.md#team-decisions).
     DECISIONS_BY: z.enum(['members', 'admins']).default('members'),
+    // Status badges of public repositories for READMEs, `GET /badge/{owner}/{name}/{kind}.svg`
+    // (`off`: every badge answers 404) (docs/product.md#badges).
+    PUBLIC_BADGES: z.enum(['on', 'off']).default('off'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // `pretty` (coloured text lines) or `json` (one object a line); unset: pretty when standard
     // output is a terminal, JSON otherwise (server/lib/log-format.ts).
@@ -159,6 +162,7 @@ export const configSchema = z
       notificationSchedule: env.NOTIFICATION_SCHEDULE,
       digestHour: env.DIGEST_HOUR,
       decisionsBy: env.DECISIONS_BY,
+      publicBadges: env.PUBLIC_BADGES === 'on',
       logLevel: env.LOG_LEVEL,
       logFormat: env.LOG_FORMAT,
       gitCommit: env.GIT_COMMIT,

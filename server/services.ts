@@ -21,6 +21,7 @@ import { AuthService } from './modules/auth/auth.service.ts';
 import { TokenService } from './modules/auth/tokens.service.ts';
 import { backupJobs } from './modules/backups/backups.jobs.ts';
 import { BackupService } from './modules/backups/backups.service.ts';
+import { BadgesService } from './modules/badges/badges.service.ts';
 import { RepositoryAdder } from './modules/catalogue/add-repository.service.ts';
 import { BulkService } from './modules/catalogue/bulk.service.ts';
 import { catalogueJobs } from './modules/catalogue/catalogue.jobs.ts';
@@ -351,5 +352,6 @@ export function buildServices(deps: ServiceDeps) {
     savedViews: new SavedViewsService({ db, clock }),
     bulk: new BulkService({ db, catalogue, decisions, jobs, clock }),
     activity,
+    badges: new BadgesService({ db, enabled: config.publicBadges }),
   };
 }

@@ -10,6 +10,7 @@ export const API_PREFIXES = [
   '/version',
   '/docs',
   '/tags',
+  '/badge',
 ] as const;
 
 export function isApiPath(path: string): boolean {

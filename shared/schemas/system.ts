@@ -27,12 +27,16 @@ export const readinessResponseSchema = z
   .meta({ id: 'Readiness' });
 export type ReadinessResponse = z.infer<typeof readinessResponseSchema>;
 
-/** `GET /version` (docs/product.md#system-api). `git_commit` is null when the build does not know it. */
+/**
+ * `GET /version` (docs/product.md#system-api). `git_commit` is null when the build does not know
+ * it; `badges` is PUBLIC_BADGES (the detail page's Badges card shows only when it is on).
+ */
 export const versionResponseSchema = z
   .object({
     app_name: z.string(),
     api_version: z.string(),
     git_commit: z.string().nullable(),
+    badges: z.boolean(),
   })
   .meta({ id: 'VersionInfo' });
 export type VersionResponse = z.infer<typeof versionResponseSchema>;

@@ -17,6 +17,7 @@ export const testVersion: VersionResponse = {
   app_name: 'Team Catalogue',
   api_version: '1.2.3',
   git_commit: '0123456789abcdef0123456789abcdef01234567',
+  badges: false,
 };
 
 export function buildUser(overrides: Partial<User> = {}): User {

@@ -15,6 +15,8 @@ export interface SystemRoutesOptions {
   appName: string;
   apiVersion: string;
   gitCommit: string | null;
+  /** PUBLIC_BADGES: whether the detail page offers badges (docs/product.md#badges). */
+  badges: boolean;
   startedAt: number;
   /** For `GET /metrics`: the process's GitHub client and the database pool. */
   github: Pick<GitHubClient, 'sentRequests' | 'tokenStates'>;
@@ -108,7 +110,7 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (a
       config: { access: 'public' },
       schema: {
         tags: ['system'],
-        summary: 'Application name, API version and commit',
+        summary: 'Application name, API version and commit, and whether badges are on',
         response: { 200: versionResponseSchema },
       },
     },
@@ -116,6 +118,7 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (a
       app_name: options.appName,
       api_version: options.apiVersion,
       git_commit: options.gitCommit,
+      badges: options.badges,
     }),
   );
 };

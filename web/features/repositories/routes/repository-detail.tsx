@@ -24,6 +24,7 @@ import { describeError } from '#web/lib/api-errors.ts';
 import { useScreenTitle } from '#web/lib/hooks/use-screen-title.ts';
 import { useRepository } from '../api/get-repository.ts';
 import { useVersions } from '../api/get-versions.ts';
+import { BadgesCard } from '../components/detail/badges-card.tsx';
 import { CommentsSection } from '../components/detail/comments-section.tsx';
 import { CommitsSection } from '../components/detail/commits-section.tsx';
 import { CompareSection } from '../components/detail/compare-section.tsx';
@@ -220,6 +221,7 @@ function LoadedRepository({ repository, slots }: { repository: Repository; slots
               </Grid.Col>
             </Grid>
             <MetadataEditor key={repository.id} repository={repository} />
+            <BadgesCard repository={repository} />
           </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="history" pt="md">

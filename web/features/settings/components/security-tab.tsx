@@ -1,6 +1,7 @@
-import { Badge, Button, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconLogout } from '@tabler/icons-react';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { formatDateTime } from '#shared/format.ts';
 import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { DetailList, YesNo } from '#web/components/detail-list.tsx';
@@ -53,6 +54,13 @@ export function SecurityTab({ user }: { user: User }) {
             Signed in on a shared or lost device? Sign out of every browser and device at once, this one
             included. Your activity feed address stops working too: make a new one under Notifications.
           </Text>
+          <Text size="sm" c="dimmed" data-api-tokens-note>
+            API tokens are not sessions: they keep working after this.{' '}
+            <Anchor component={Link} to="/settings?tab=tokens" size="sm">
+              Revoke them under API tokens
+            </Anchor>
+            .
+          </Text>
           {logoutAll.isError && (
             <InlineMessage kind="error">
               {describeError(logoutAll.error, 'Failed to sign out of all sessions')}
@@ -78,7 +86,8 @@ export function SecurityTab({ user }: { user: User }) {
         onConfirm={() => logoutAll.mutate(undefined, { onSettled: () => setConfirming(false) })}
       >
         Every browser and device signed in to your account, including this one, will have to sign in again,
-        and your activity feed address will stop working.
+        and your activity feed address will stop working. API tokens keep working: revoke them under API
+        tokens.
       </ConfirmDialog>
     </Stack>
   );

@@ -27,10 +27,17 @@ afterEach(() => {
 });
 
 describe('Settings tabs', () => {
-  it('has Password, Security, GitHub Access, Notifications and Preferences; Preferences is Coming Soon', async () => {
+  it('has Password, Security, GitHub Access, API tokens, Notifications and Preferences; Preferences is Coming Soon', async () => {
     const { user } = await openSettings('');
     const tabs = screen.getAllByRole('tab').map((tab) => tab.textContent);
-    expect(tabs).toEqual(['Password', 'Security', 'GitHub Access', 'Notifications', 'Preferences']);
+    expect(tabs).toEqual([
+      'Password',
+      'Security',
+      'GitHub Access',
+      'API tokens',
+      'Notifications',
+      'Preferences',
+    ]);
     expect(screen.getByRole('tab', { name: 'Password' }).getAttribute('aria-selected')).toBe('true');
     await user.click(screen.getByRole('tab', { name: 'Preferences' }));
     expect(await screen.findByText('Coming Soon')).toBeVisible();

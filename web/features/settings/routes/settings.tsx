@@ -3,6 +3,7 @@ import {
   IconAdjustments,
   IconBell,
   IconBrandGithub,
+  IconCode,
   IconKey,
   IconShieldLock,
   IconSparkles,
@@ -10,6 +11,7 @@ import {
 import { useSearchParams } from 'react-router';
 import { PageContainer } from '#web/components/page-container.tsx';
 import { useSignedInUser } from '#web/lib/auth/auth-context.tsx';
+import { ApiTokensTab } from '../components/api-tokens-tab.tsx';
 import { FeedTokenCard } from '../components/feed-token-card.tsx';
 import { GitHubTokenCard } from '../components/github-token-card.tsx';
 import { NotificationsTab } from '../components/notifications-tab.tsx';
@@ -17,7 +19,7 @@ import { PasswordTab } from '../components/password-tab.tsx';
 import { SecurityTab } from '../components/security-tab.tsx';
 import { SlackWebhookCard } from '../components/slack-webhook-card.tsx';
 
-const TABS = ['password', 'security', 'github', 'notifications', 'preferences'] as const;
+const TABS = ['password', 'security', 'github', 'tokens', 'notifications', 'preferences'] as const;
 type SettingsTab = (typeof TABS)[number];
 
 function isTab(value: string | null): value is SettingsTab {
@@ -44,7 +46,9 @@ export default function SettingsRoute() {
       <Stack gap="lg">
         <div>
           <Title order={1}>Settings</Title>
-          <Text c="dimmed">Password, security, GitHub access, notifications and preferences.</Text>
+          <Text c="dimmed">
+            Password, security, GitHub access, API tokens, notifications and preferences.
+          </Text>
         </div>
         <Tabs value={tab} onChange={selectTab} keepMounted={false}>
           <Tabs.List mb="lg">
@@ -56,6 +60,9 @@ export default function SettingsRoute() {
             </Tabs.Tab>
             <Tabs.Tab value="github" leftSection={<IconBrandGithub size={16} aria-hidden />}>
               GitHub Access
+            </Tabs.Tab>
+            <Tabs.Tab value="tokens" leftSection={<IconCode size={16} aria-hidden />}>
+              API tokens
             </Tabs.Tab>
             <Tabs.Tab value="notifications" leftSection={<IconBell size={16} aria-hidden />}>
               Notifications
@@ -76,6 +83,9 @@ export default function SettingsRoute() {
               <GitHubTokenCard />
               <SlackWebhookCard />
             </Stack>
+          </Tabs.Panel>
+          <Tabs.Panel value="tokens">
+            <ApiTokensTab isAdmin={user.is_admin} />
           </Tabs.Panel>
           <Tabs.Panel value="notifications">
             <NotificationsTab />

@@ -94,8 +94,11 @@ export function CompareEditions({
   editions: readonly RadarEdition[];
   quadrants: readonly { key: string; name: string }[];
 }) {
-  const [from, setFrom] = useState<string | null>(editions[1] ? String(editions[1].id) : null);
-  const [to, setTo] = useState<string | null>(editions[0] ? String(editions[0].id) : null);
+  // The two latest editions until the member picks others (editions are newest first).
+  const [pickedFrom, setFrom] = useState<string | null>(null);
+  const [pickedTo, setTo] = useState<string | null>(null);
+  const from = pickedFrom ?? (editions[1] ? String(editions[1].id) : null);
+  const to = pickedTo ?? (editions[0] ? String(editions[0].id) : null);
   const a = from ? Number(from) : null;
   const b = to ? Number(to) : null;
   const compare = useEditionCompare(a, b);

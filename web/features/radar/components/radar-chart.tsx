@@ -177,13 +177,14 @@ export function BlipMarks({ blip, place, colour }: { blip: RadarBlip; place: Bli
   const { dx, dy } = towardsCentre(place.x, place.y);
   // A triangle beside the circle: on the centre's side pointing in, or outside pointing out.
   const side = blip.moved === 'in' ? 1 : -1;
-  const base = r + 2;
-  const tip = r + 10;
-  const across = { x: -dy * 5, y: dx * 5 };
+  const base = r + 3;
+  const tip = r + 14;
+  const across = { x: -dy * 7, y: dx * 7 };
   const triangle = `${(dx * side * tip).toFixed(1)},${(dy * side * tip).toFixed(1)} ${(dx * side * base + across.x).toFixed(1)},${(dy * side * base + across.y).toFixed(1)} ${(dx * side * base - across.x).toFixed(1)},${(dy * side * base - across.y).toFixed(1)}`;
   return (
     <>
-      <circle r={r + 6} className={classes.focusRing} />
+      {/* Drawn only on hover and focus (the stylesheet); none in the downloaded file. */}
+      <circle r={r + 6} className={classes.focusRing} fill="none" stroke="none" />
       {blip.moved === 'new' && (
         <circle r={r + 4} style={{ fill: 'none', stroke: colour }} strokeWidth={2} strokeDasharray="3 2" />
       )}
@@ -300,7 +301,7 @@ export function RadarKey() {
     >
       {items.map(([blip, label]) => (
         <li key={label} style={{ display: 'flex', alignItems: 'center', gap: 6 }}>
-          <svg width={48} height={36} viewBox="-24 -18 48 36" aria-hidden className={classes.keySwatch}>
+          <svg width={56} height={36} viewBox="-28 -18 56 36" aria-hidden className={classes.keySwatch}>
             {/* Triangles point left (in) or right (out), as for a blip right of the centre. */}
             <BlipMarks blip={blip} place={place} colour={quadrantColour(0)} />
           </svg>

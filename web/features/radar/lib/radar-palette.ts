@@ -52,8 +52,7 @@ export function resolvePalette(markup: string): string {
 export function exportSvg(svg: SVGSVGElement, title: string): string {
   const copy = svg.cloneNode(true) as SVGSVGElement;
   copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
-  for (const attribute of ['class', 'role', 'aria-label', 'aria-hidden', 'style'])
-    copy.removeAttribute(attribute);
+  for (const attribute of ['class', 'role', 'aria-label', 'aria-hidden']) copy.removeAttribute(attribute);
   for (const element of Array.from(copy.querySelectorAll('*'))) {
     for (const attribute of ['tabindex', 'role', 'aria-label', 'aria-describedby', 'aria-hidden', 'class'])
       element.removeAttribute(attribute);

@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { encodeRouteId } from '#shared/route-id.ts';
 import type { Radar, RadarBlip, RadarEdition } from '#shared/schemas/radar.ts';
 import {
@@ -192,6 +192,30 @@ describe('radar screen', () => {
     await waitFor(() => expect(calls.at(-1)).toBe('?tag=frontend&edition=7'));
   });
 
+  it('downloads the drawing as a standalone SVG, colours fixed and no focus wiring', async () => {
+    const blobs: Blob[] = [];
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      blobs.push(blob as Blob);
+      return 'blob:radar';
+    });
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    // The download link's click would navigate happy-dom's window to the blob's address.
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const { user } = openRadar();
+    await user.click(await screen.findByRole('button', { name: 'Download SVG' }));
+    expect(blobs).toHaveLength(1);
+    const text = await (blobs[0] as Blob).text();
+    expect(text).toMatch(/^<\?xml/);
+    expect(text).toContain('xmlns="http://www.w3.org/2000/svg"');
+    expect(text).toContain('<title>Radar</title>');
+    expect(text).toContain('#1971c2');
+    expect(text).not.toContain('var(--');
+    expect(text).not.toMatch(/tabindex|role=|aria-/);
+    expect(text).toContain('>2</text>');
+    expect(click).toHaveBeenCalledOnce();
+    vi.restoreAllMocks();
+  });
+
   it('explains how to put a repository on an empty radar', async () => {
     openRadar({ 'GET /radar': () => jsonResponse({ ...fixture, blips: [], retired: [], reviews_due: [] }) });
     expect(await screen.findByRole('heading', { name: 'The radar is empty' })).toBeVisible();
@@ -208,6 +232,45 @@ describe('radar screen', () => {
     await user.type(await screen.findByRole('textbox', { name: 'Name' }), '2026 Q3');
     await user.click(screen.getByRole('button', { name: 'Publish' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('An edition named "2026 Q3" exists.');
+  });
+
+  it('compares the two latest editions in a table', async () => {
+    const later: RadarEdition = { ...edition, id: 8, name: '2026 Q4', published_at: '2026-11-01T12:00:00Z' };
+    const { user } = openRadar({
+      'GET /radar/editions': () => jsonResponse({ editions: [later, edition] }),
+      'GET /radar/editions/7/compare/8': () =>
+        jsonResponse({
+          from: edition,
+          to: later,
+          moves: [
+            {
+              repository_id: 'lib/react',
+              full_name: 'lib/react',
+              from: { status: 'trial', quadrant: 'libraries' },
+              to: { status: 'adopt', quadrant: 'libraries' },
+              direction: 'in',
+              rationale: 'Proven.',
+            },
+            {
+              repository_id: null,
+              full_name: 'tool/gone',
+              from: { status: 'hold', quadrant: 'tools' },
+              to: null,
+              direction: null,
+              rationale: 'Deleted.',
+            },
+          ],
+        }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Compare editions' }));
+    const table = await screen.findByRole('table', { name: 'What moved from 2026 Q3 to 2026 Q4' });
+    const rows = within(table).getAllByRole('row');
+    expect(rows[1]).toHaveTextContent('lib/reactTrial · LibrariesAdopt · Libraries↑ inProven.');
+    expect(within(rows[1] as HTMLElement).getByRole('link', { name: 'lib/react' })).toHaveAttribute(
+      'href',
+      repoHash('lib/react'),
+    );
+    expect(rows[2]).toHaveTextContent('tool/goneHold · Tools—leftDeleted.');
   });
 
   it('offers no Publish edition to members', async () => {

@@ -168,7 +168,7 @@ function RadarBody({
         <EmptyRadar filtered={filtered} onClear={onClear} />
       ) : (
         <Grid gap="md">
-          <Grid.Col span={{ base: 12, lg: 8 }}>
+          <Grid.Col span={{ base: 12, lg: 8 }} className={classes.printFull}>
             <Paper withBorder radius="md" p={{ base: 'xs', sm: 'md' }}>
               <Stack gap="sm">
                 <RadarChart radar={radar} ref={svg} />
@@ -176,7 +176,7 @@ function RadarBody({
               </Stack>
             </Paper>
           </Grid.Col>
-          <Grid.Col span={{ base: 12, lg: 4 }}>
+          <Grid.Col span={{ base: 12, lg: 4 }} className={classes.printFull}>
             <Stack gap="md">
               <AtRiskPanel radar={radar} />
               <ReviewsDuePanel radar={radar} />

@@ -204,6 +204,16 @@ function repositoryCalls(who: Member) {
         headers: { ...headers, accept: 'text/csv' },
         payload: { items: [name] },
       }),
+    'POST /repositories/bulk (set_status)': (name: string) =>
+      post(who, '/repositories/bulk', {
+        items: [name],
+        action: 'set_status',
+        status: 'trial',
+        quadrant: 'tools',
+        rationale: 'Try it',
+      }),
+    'GET /proposals?repository=': (name: string) =>
+      inject({ method: 'GET', url: `/proposals?repository=${encodeURIComponent(name)}`, headers }),
     'GET /activity?repository=': (name: string) =>
       inject({ method: 'GET', url: `/activity?repository=${encodeURIComponent(name)}`, headers }),
     // The catalogue's search finds names (and former names) too: the same for the filters of

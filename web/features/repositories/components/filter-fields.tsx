@@ -12,10 +12,10 @@ import {
 } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { ADVISORY_SEVERITIES, type AdvisorySeverity } from '#shared/schemas/advisories.ts';
-import type { CatalogueStats } from '#shared/schemas/catalogue.ts';
+import { type CatalogueStats, STATUS_FILTER_VALUES } from '#shared/schemas/catalogue.ts';
 import { HEALTH_GRADES } from '#shared/schemas/health.ts';
 import { GRADE_LABELS, SEVERITY_LABELS } from '#web/components/health-badge.tsx';
-import type { ListFilters } from '../lib/list-view.ts';
+import { type ListFilters, statusFilterLabel } from '../lib/list-view.ts';
 
 type Tristate = 'any' | 'only' | 'hide';
 
@@ -144,6 +144,14 @@ export default function FilterFields({
         data={HEALTH_GRADES.map((grade) => ({ value: grade, label: GRADE_LABELS[grade] }))}
         value={split(filters.health)}
         onChange={(grades) => set({ health: join(grades) })}
+        comboboxProps={{ withinPortal: false }}
+      />
+      <MultiSelect
+        label="Status"
+        placeholder={split(filters.status).length === 0 ? 'Any status' : undefined}
+        data={STATUS_FILTER_VALUES.map((value) => ({ value, label: statusFilterLabel(value) }))}
+        value={split(filters.status)}
+        onChange={(statuses) => set({ status: join(statuses) })}
         comboboxProps={{ withinPortal: false }}
       />
       <Select

@@ -34,6 +34,7 @@ export function FilterMenu({
       'max_stars',
       'min_growth_30d',
       'health',
+      'status',
       'advisories',
       'archived',
       'gone',

@@ -4,6 +4,7 @@ import { memo } from 'react';
 import { formatCount, formatStars, splitList } from '#shared/format.ts';
 import type { RepositorySummary } from '#shared/schemas/repositories.ts';
 import { formatGrowth, growthLabel, growthTitle } from '#web/catalogue/growth.ts';
+import { DecisionBadge } from '#web/components/decision-badge.tsx';
 import { GRADE_LABELS, HealthBadge } from '#web/components/health-badge.tsx';
 import { TagChip } from '#web/components/tag-chip.tsx';
 import { LicenseBadge } from './license-badge.tsx';
@@ -112,6 +113,14 @@ export const RepositoryCard = memo(function RepositoryCard({
             style={{ flexShrink: 0 }}
             title={healthTitle(repository.health)}
           />
+          {repository.decision && (
+            <DecisionBadge
+              status={repository.decision.status}
+              hiddenPrefix="Status: "
+              size="sm"
+              style={{ flexShrink: 0 }}
+            />
+          )}
         </Group>
         <Text size="xs" c="dimmed" span>
           Last commit <RelativeAge value={repository.last_commit} now={now} />

@@ -11,6 +11,7 @@ import {
 } from '#shared/format.ts';
 import type { RepositorySummary } from '#shared/schemas/repositories.ts';
 import { formatGrowth, growthLabel, growthTitle } from '#web/catalogue/growth.ts';
+import { DecisionBadge } from '#web/components/decision-badge.tsx';
 import { HealthBadge } from '#web/components/health-badge.tsx';
 import type { SortKey, SortState } from '../lib/list-view.ts';
 import { LicenseBadge } from './license-badge.tsx';
@@ -19,7 +20,8 @@ import classes from './repository-list.module.css';
 import { RepositoryName } from './repository-name.tsx';
 import { useListVirtualizer } from './use-list-virtualizer.ts';
 
-const COLUMNS: { key: SortKey; label: string; className?: string }[] = [
+/** The columns; Status (the team's decision) is filtered, not sorted. */
+const COLUMNS: { key: SortKey | 'status'; label: string; className?: string; sortable?: false }[] = [
   { key: 'name', label: 'Name' },
   { key: 'description', label: 'Description' },
   { key: 'license', label: 'License' },
@@ -27,6 +29,7 @@ const COLUMNS: { key: SortKey; label: string; className?: string }[] = [
   // Sorts by the 30-day figure; the Sort by menu also offers the 7-day one.
   { key: 'growth_30d', label: 'Growth', className: classes.numeric },
   { key: 'health', label: 'Health' },
+  { key: 'status', label: 'Status', sortable: false },
   { key: 'last_commit', label: 'Last Commit' },
   { key: 'last_synced', label: 'Last Updated' },
 ];
@@ -53,7 +56,7 @@ const WIDE_QUERY = '(min-width: 75em)';
 /** The app's top bar, under which the table's header sticks. */
 const TOP_BAR_HEIGHT = 56;
 
-/** The list view: eight sortable columns; rows virtualised over the window's scrolling. */
+/** The list view: eight sortable columns and Status; rows virtualised over the window's scrolling. */
 export const RepositoryTable = memo(function RepositoryTable({
   rows,
   sort,
@@ -105,7 +108,14 @@ export const RepositoryTable = memo(function RepositoryTable({
             </Table.Th>
           )}
           {COLUMNS.map((column) => {
-            const active = sort.key === column.key;
+            const key = column.key;
+            if (column.sortable === false || key === 'status')
+              return (
+                <Table.Th key={key} className={column.className}>
+                  {column.label}
+                </Table.Th>
+              );
+            const active = sort.key === key;
             const SortIcon = !active
               ? IconArrowsSort
               : sort.direction === 'asc'
@@ -113,12 +123,12 @@ export const RepositoryTable = memo(function RepositoryTable({
                 : IconSortDescending;
             return (
               <Table.Th
-                key={column.key}
+                key={key}
                 className={column.className}
                 aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
               >
                 {/* The whole header cell is the button (the label alone was a small target). */}
-                <UnstyledButton className={classes.sortButton} onClick={() => onSort(column.key)}>
+                <UnstyledButton className={classes.sortButton} onClick={() => onSort(key)}>
                   {column.label}
                   <SortIcon size={15} aria-hidden className={active ? undefined : classes.inactiveIcon} />
                 </UnstyledButton>
@@ -237,6 +247,15 @@ const RepositoryRow = memo(function RepositoryRow({
       </Table.Td>
       <Table.Td>
         <HealthCell health={repository.health} />
+      </Table.Td>
+      <Table.Td>
+        {repository.decision ? (
+          <DecisionBadge status={repository.decision.status} size="sm" />
+        ) : (
+          <Text size="sm" c="dimmed" span aria-label="No status">
+            —
+          </Text>
+        )}
       </Table.Td>
       <Table.Td>
         <RelativeAge value={repository.last_commit} now={now} />

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_QUADRANTS } from '#shared/schemas/decisions.ts';
 import { catalogueDouble } from '../../../../test/web/catalogue-double.ts';
 import { jsonResponse, renderApp, setViewportWidth, signIn } from '../../../../test/web/render.tsx';
 import { buildSummary } from '../../../../test/web/repository-fixtures.ts';
@@ -16,6 +17,7 @@ function openList() {
     route: '/home',
     handlers: {
       ...catalogue.handlers,
+      'GET /radar/quadrants': () => jsonResponse({ quadrants: DEFAULT_QUADRANTS, decisions_by: 'members' }),
       'POST /repositories/bulk': async (request) => {
         const body = (await request.json()) as { items: string[]; action: string };
         sent.push(body);
@@ -58,6 +60,32 @@ describe('bulk actions on the selection', () => {
       expect(sent).toEqual([{ items: ['a/one', 'c/three'], action: 'add_tags', tags: 'web' }]),
     );
     expect(await screen.findByText('Tags added to 2 repositories.')).toBeVisible();
+  });
+
+  it('sets one status with one rationale on the selection; the rationale rule is the shared one', async () => {
+    const { user, sent } = openList();
+    await screen.findByText('Showing 3 of 3 repositories');
+    await user.click(screen.getByRole('checkbox', { name: 'Select a/one' }));
+    const bar = await screen.findByRole('region', { name: 'Selected repositories' });
+    await user.click(within(bar).getByRole('button', { name: 'Set status' }));
+    await user.click(await screen.findByRole('button', { name: 'Set for 1' }));
+    expect(
+      await screen.findByText('Say why: a rationale is required for adopt, hold and retired.'),
+    ).toBeVisible();
+    await user.type(screen.getByRole('textbox', { name: /Rationale/ }), 'Our standard client.');
+    await user.click(screen.getByRole('button', { name: 'Set for 1' }));
+    await waitFor(() =>
+      expect(sent).toEqual([
+        {
+          items: ['a/one'],
+          action: 'set_status',
+          status: 'adopt',
+          quadrant: 'languages',
+          rationale: 'Our standard client.',
+        },
+      ]),
+    );
+    expect(await screen.findByText('Status set on 1 repository.')).toBeVisible();
   });
 
   it('deletes the whole selection after one confirmation and lists what could not be deleted', async () => {
@@ -117,6 +145,7 @@ describe('bulk actions on the selection', () => {
       'Add tags',
       'Remove tags',
       'Update from GitHub',
+      'Set status',
       'Export',
       'Delete',
       'Clear selection',

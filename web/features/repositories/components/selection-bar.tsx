@@ -1,17 +1,4 @@
-import {
-  ActionIcon,
-  Affix,
-  Button,
-  type ButtonProps,
-  Group,
-  Paper,
-  Popover,
-  Stack,
-  TagsInput,
-  Text,
-  Tooltip,
-  Transition,
-} from '@mantine/core';
+import { Affix, Button, Group, Paper, Popover, Stack, TagsInput, Text, Transition } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   IconFileExport,
@@ -22,15 +9,18 @@ import {
   IconX,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { forwardRef, type ReactNode, useState } from 'react';
-import type { BulkAction, BulkResponse } from '#shared/schemas/bulk.ts';
+import { useState } from 'react';
+import type { AnyBulkAction, BulkResponse } from '#shared/schemas/bulk.ts';
 import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { describeError } from '#web/lib/api-errors.ts';
 import { useBulkAction, useExportSelection } from '../api/bulk.ts';
+import { BarButton } from './bar-button.tsx';
 import { showDeletedNotice } from './deleted-notice.tsx';
+import { StatusBulkButton, type StatusChange } from './status-bulk-button.tsx';
 
-const DONE: Record<Exclude<BulkAction, 'delete'>, (count: number) => string> = {
+const DONE: Record<Exclude<AnyBulkAction, 'delete'>, (count: number) => string> = {
   add_tags: (count) => `Tags added to ${count} ${plural(count)}.`,
+  set_status: (count) => `Status set on ${count} ${plural(count)}.`,
   remove_tags: (count) => `Tags removed from ${count} ${plural(count)}.`,
   sync: (count) => `${count} ${plural(count)} queued for an update from GitHub.`,
 };
@@ -40,7 +30,7 @@ function plural(count: number) {
 }
 
 /** The outcome, one notification: what worked, and each failure with its reason. */
-function report(action: BulkAction, answer: BulkResponse) {
+function report(action: AnyBulkAction, answer: BulkResponse) {
   const failures = answer.results.filter((result) => !result.ok);
   // Deletions are announced by their own notice, with Undo: here only what failed.
   const successLine = action === 'delete' ? null : DONE[action](answer.succeeded);
@@ -62,58 +52,10 @@ function report(action: BulkAction, answer: BulkResponse) {
   });
 }
 
-interface BarButtonProps {
-  icon: ReactNode;
-  label: string;
-  compact: boolean;
-  onClick: () => void;
-  loading?: boolean;
-  color?: string;
-  variant?: ButtonProps['variant'];
-}
-
-/** A labelled button, or on a phone an icon with the same name and a tooltip: the bar stays one row. */
-const BarButton = forwardRef<HTMLButtonElement, BarButtonProps>(function BarButton(
-  { icon, label, compact, onClick, loading, color, variant = 'default', ...rest },
-  ref,
-) {
-  // `rest`: what a Popover.Target adds (aria-expanded, aria-controls).
-  if (compact)
-    return (
-      <Tooltip label={label}>
-        <ActionIcon
-          ref={ref}
-          size={32}
-          variant={variant}
-          color={color}
-          loading={loading}
-          aria-label={label}
-          onClick={onClick}
-          {...rest}
-        >
-          {icon}
-        </ActionIcon>
-      </Tooltip>
-    );
-  return (
-    <Button
-      {...rest}
-      ref={ref}
-      variant={variant}
-      color={color}
-      size="xs"
-      leftSection={icon}
-      loading={loading}
-      onClick={onClick}
-    >
-      {label}
-    </Button>
-  );
-});
-
 /**
  * The actions over the list's selection (docs/product.md#bulk-actions), docked at the bottom of
- * the screen while anything is selected: tags, update, export, delete (one confirmation for all).
+ * the screen while anything is selected: tags, update, the team's status, export, delete (one
+ * confirmation for all).
  */
 export function SelectionBar({
   selected,
@@ -133,7 +75,7 @@ export function SelectionBar({
   const [tags, setTags] = useState<string[]>([]);
   const count = selected.length;
 
-  const run = (action: BulkAction, extra: { tags?: string } = {}) =>
+  const run = (action: AnyBulkAction, extra: { tags?: string } | StatusChange = {}) =>
     bulk.mutate(
       { items: selected, action, ...extra },
       {
@@ -229,6 +171,12 @@ export function SelectionBar({
                     label="Update from GitHub"
                     loading={bulk.isPending && bulk.variables?.action === 'sync'}
                     onClick={() => run('sync')}
+                  />
+                  <StatusBulkButton
+                    count={count}
+                    compact={compact}
+                    pending={bulk.isPending && bulk.variables?.action === 'set_status'}
+                    onApply={(change) => run('set_status', change)}
                   />
                   <BarButton
                     compact={compact}

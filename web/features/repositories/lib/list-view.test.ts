@@ -132,6 +132,7 @@ describe('the view in the address bar', () => {
       'On GitHub',
       'Added by me',
     ]);
+    expect(filterChips({ status: 'adopt,none' })[0]?.label).toBe('Status: Adopt, No status');
     expect(filterChips({ min_stars: 1, max_stars: 9 })[0]?.label).toBe('Stars: 1–9');
     expect(filterChips({ max_stars: 9 })[0]?.label).toBe('Stars: ≤ 9');
     expect(removeFilter({ min_stars: 1, max_stars: 9, tags: 'a' }, 'stars')).toEqual({ tags: 'a' });

@@ -17,9 +17,12 @@ import {
   DEFAULT_CATALOGUE_SORT,
   defaultCatalogueOrder,
   parseHealthGrades,
+  parseStatusFilter,
+  type StatusFilterValue,
 } from '#shared/schemas/catalogue.ts';
 import type { RepositoryListQuery } from '#web/catalogue/get-repository-pages.ts';
 import { formatGrowth } from '#web/catalogue/growth.ts';
+import { STATUS_LABELS } from '#web/components/decision-badge.tsx';
 import { GRADE_LABELS, SEVERITY_LABELS } from '#web/components/health-badge.tsx';
 
 /** Every column the server sorts by; the table offers six of them. */
@@ -70,6 +73,7 @@ export const FILTER_KEYS = [
   'max_stars',
   'min_growth_30d',
   'health',
+  'status',
   'advisories',
   'archived',
   'gone',
@@ -205,6 +209,9 @@ export function filterChips(filters: ListFilters): FilterChip[] {
   const grades = parseHealthGrades(filters.health ?? '') ?? [];
   if (grades.length > 0)
     chips.push({ key: 'health', label: `Health: ${grades.map((grade) => GRADE_LABELS[grade]).join(', ')}` });
+  const statuses = parseStatusFilter(filters.status ?? '') ?? [];
+  if (statuses.length > 0)
+    chips.push({ key: 'status', label: `Status: ${statuses.map(statusFilterLabel).join(', ')}` });
   if (filters.advisories) chips.push({ key: 'advisories', label: advisoriesLabel(filters.advisories) });
   if (filters.archived !== undefined)
     chips.push({ key: 'archived', label: filters.archived ? 'Archived' : 'Not archived' });
@@ -212,6 +219,11 @@ export function filterChips(filters: ListFilters): FilterChip[] {
     chips.push({ key: 'gone', label: filters.gone ? 'Gone from GitHub' : 'On GitHub' });
   if (filters.added_by === 'me') chips.push({ key: 'added_by', label: 'Added by me' });
   return chips;
+}
+
+/** A `status=` value as the screens name it: the status, or 'No status'. */
+export function statusFilterLabel(value: StatusFilterValue): string {
+  return value === 'none' ? 'No status' : STATUS_LABELS[value];
 }
 
 /** 'Open advisories: high or worse'; the lowest floor (unrated) is any open advisory. */

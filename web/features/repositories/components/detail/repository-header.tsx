@@ -3,6 +3,7 @@ import { IconBrandGithub, IconExternalLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { formatContributors, formatCount, formatStars } from '#shared/format.ts';
 import type { Repository } from '#shared/schemas/repositories.ts';
+import { DecisionBadge } from '#web/components/decision-badge.tsx';
 import { RepositoryFlags } from '../repository-flags.tsx';
 import classes from './detail.module.css';
 
@@ -49,6 +50,9 @@ export function RepositoryHeader({
                 </Badge>
               )}
               <RepositoryFlags repository={repository} />
+              {repository.decision && (
+                <DecisionBadge status={repository.decision.status} hiddenPrefix="Team decision: " />
+              )}
             </Group>
           </Stack>
           <Anchor href={repository.url} target="_blank" rel="noopener noreferrer" size="sm">

@@ -1,4 +1,4 @@
-import { Badge, Group, Paper, Stack, Text, Timeline, Title } from '@mantine/core';
+import { Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { formatDate, formatDateTime } from '#shared/format.ts';
 import type { Decision, Quadrants } from '#shared/schemas/decisions.ts';
 import type { Repository } from '#shared/schemas/repositories.ts';
@@ -129,28 +129,28 @@ function DecisionHistory({
         <Title order={2} size="h4" id="decision-history">
           History ({decisions.length})
         </Title>
-        <Timeline bulletSize={14} lineWidth={2} active={newestFirst.length}>
+        <Stack gap="md" component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
           {newestFirst.map((decision) => (
-            <Timeline.Item
+            <Stack
               key={decision.id}
-              title={
-                <Text size="sm" fw={600}>
-                  {place(decision.from_status, decision.from_quadrant)} →{' '}
-                  {place(decision.to_status, decision.to_quadrant)}
-                </Text>
-              }
+              component="li"
+              gap={4}
+              pl="sm"
+              style={{ borderInlineStart: '3px solid var(--mantine-primary-color-filled)' }}
             >
-              <Stack gap={4}>
-                <Text size="xs" c="dimmed">
-                  {decision.decided_by.username}, {formatDateTime(decision.decided_at)}
-                  {decision.proposal_id !== null && ` · proposal #${decision.proposal_id}`}
-                  {decision.review_by && ` · review by ${formatDate(decision.review_by)}`}
-                </Text>
-                <RationaleText rationale={decision.rationale} links={decision.links} />
-              </Stack>
-            </Timeline.Item>
+              <Text size="sm" fw={600}>
+                {place(decision.from_status, decision.from_quadrant)} →{' '}
+                {place(decision.to_status, decision.to_quadrant)}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {decision.decided_by.username}, {formatDateTime(decision.decided_at)}
+                {decision.proposal_id !== null && ` · proposal #${decision.proposal_id}`}
+                {decision.review_by && ` · review by ${formatDate(decision.review_by)}`}
+              </Text>
+              <RationaleText rationale={decision.rationale} links={decision.links} />
+            </Stack>
           ))}
-        </Timeline>
+        </Stack>
       </Stack>
     </Paper>
   );

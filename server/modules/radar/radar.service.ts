@@ -142,11 +142,12 @@ export class RadarService {
   async editions(viewer: Viewer): Promise<RadarEdition[]> {
     const { db } = this.#deps;
     const rows = await queries.listEditions(db);
-    const entries = await this.#visible(
+    const entries = this.#visible(
       viewer,
       await queries.editionEntries(
         db,
         rows.map((row) => row.id),
+        viewer,
       ),
     );
     const counts = new Map<number, number>();
@@ -246,7 +247,7 @@ export class RadarService {
   /** An edition's entries the viewer may read, those carrying `tag` today when one is given. */
   async #editionEntries(viewer: Viewer, editionId: number, tag: string | null): Promise<EditionEntry[]> {
     const { db } = this.#deps;
-    const entries = await this.#visible(viewer, await queries.editionEntries(db, [editionId]));
+    const entries = this.#visible(viewer, await queries.editionEntries(db, [editionId], viewer));
     if (tag === null) return entries;
     const tagged = await queries.taggedIds(
       db,
@@ -257,16 +258,9 @@ export class RadarService {
   }
 
   /** See the class's comment: the access policy while the repository exists, its flag after. */
-  async #visible(viewer: Viewer, entries: EditionEntry[]): Promise<EditionEntry[]> {
+  #visible(viewer: Viewer, entries: EditionEntry[]): EditionEntry[] {
     if (viewer.is_admin) return entries;
-    const visible = await queries.visibleIds(
-      this.#deps.db,
-      viewer,
-      entries.flatMap((entry) => (entry.live_id === null ? [] : [entry.live_id])),
-    );
-    return entries.filter((entry) =>
-      entry.live_id === null ? entry.private === 0 : visible.has(entry.live_id),
-    );
+    return entries.filter((entry) => (entry.live_id === null ? entry.private === 0 : entry.live_visible));
   }
 
   #statusesOf(entries: readonly EditionEntry[]): Map<string, DecisionStatus> {

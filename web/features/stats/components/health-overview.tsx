@@ -26,7 +26,7 @@ const SEVERITY_BAR: Record<AdvisorySeverity, string> = {
 };
 
 /** One line of a distribution: its badge, its count, and a bar relative to the largest. */
-function Line({
+export function Line({
   badge,
   count,
   most,

@@ -259,6 +259,24 @@ describe('health and security', () => {
     ).toBe('#/home?tags=web&health=healthy');
   });
 
+  it('counts the repositories per team decision, each status linked to the list filtered by it', async () => {
+    renderWithCatalogue('/stats', [
+      row('d/one', { decision: { status: 'adopt', quadrant: 'tools' } }),
+      row('d/two', { decision: { status: 'adopt', quadrant: 'libraries' } }),
+      row('d/three', { decision: { status: 'hold', quadrant: 'tools' } }),
+      row('d/four', {}),
+    ]);
+    const statuses = await screen.findByRole('list', { name: 'Team decisions' });
+    expect(
+      within(statuses)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Assess0', 'Trial0', 'Adopt2', 'Hold1', 'Retired0', 'No status1']);
+    expect(
+      within(statuses).getByRole('link', { name: 'Show the repositories in adopt' }).getAttribute('href'),
+    ).toBe('#/home?status=adopt');
+  });
+
   it('says when no advisory is open', async () => {
     renderWithCatalogue('/stats', [row('q/quiet', {})]);
     expect(await screen.findByText(/No open advisory in these repositories/)).toBeVisible();

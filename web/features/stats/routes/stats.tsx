@@ -28,6 +28,7 @@ import { SectionError, SectionLoader } from '#web/components/load-states.tsx';
 import { PageContainer } from '#web/components/page-container.tsx';
 import { StatCard } from '#web/components/stat-card.tsx';
 import { useAuth } from '#web/lib/auth/auth-context.tsx';
+import { DecisionOverview } from '../components/decision-overview.tsx';
 import { FastestGrowing } from '../components/fastest-growing.tsx';
 import { HealthOverview } from '../components/health-overview.tsx';
 import classes from '../components/stats.module.css';
@@ -286,6 +287,8 @@ function StatisticsView({
             advisories={answer.open_advisories}
             listParams={listParams}
           />
+
+          <DecisionOverview statuses={answer.decision_statuses} listParams={listParams} />
 
           <Stack gap="sm" component="section" aria-labelledby="stats-charts">
             <Title order={2} size="h3" id="stats-charts">

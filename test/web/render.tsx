@@ -164,6 +164,8 @@ export function stubFetch(
     'GET /auth/me/feed-token': () => jsonResponse({ exists: false, created_at: null, last_used_at: null }),
     // The sidebar's saved views: none unless a test says otherwise.
     'GET /views': () => jsonResponse({ views: [] }),
+    // The sidebar's Radar badge: nothing due unless a test says otherwise.
+    'GET /decisions/reviews-due': () => jsonResponse({ reviews_due: [] }),
     ...handlers,
   };
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {

@@ -15,6 +15,8 @@ export const catalogueKeys = {
   /** One infinite list: its filters, sort and page size. */
   list: (query: object) => [...CATALOGUE_KEY, 'list', query] as const,
   counts: [...CATALOGUE_KEY, 'counts'] as const,
+  /** The team's decisions due for review (the sidebar's Radar badge); a decision refreshes it. */
+  reviewsDue: [...CATALOGUE_KEY, 'reviews-due'] as const,
   tags: (filters: object) => [...CATALOGUE_KEY, 'tags', filters] as const,
   stats: (filters: object) => [...CATALOGUE_KEY, 'stats', filters] as const,
   /** The admin dashboard's list of every repository. */

@@ -100,6 +100,23 @@ describe('sidebar', () => {
     expect(within(nav).getByRole('link', { name: 'Repositories 0 added by you' })).toBeVisible();
   });
 
+  it('counts the decisions due for review on Radar, and shows no badge while none is', async () => {
+    signIn();
+    const due = (id: number) => ({
+      repository_id: `o/r${id}`,
+      full_name: `o/r${id}`,
+      review_by: '2026-11-01',
+      decision_id: id,
+    });
+    renderApp({
+      route: '/home',
+      handlers: { 'GET /decisions/reviews-due': () => jsonResponse({ reviews_due: [due(1), due(2)] }) },
+    });
+    const nav = await findSidebar();
+    expect(await within(nav).findByLabelText('2 reviews due')).toBeVisible();
+    expect(within(nav).getByRole('link', { name: /^Radar/ })).toHaveAttribute('href', '#/radar');
+  });
+
   it('keeps the whole Repositories label: its count goes on a line under it, not beside it', async () => {
     signIn();
     renderApp({

@@ -29,6 +29,8 @@ interface NavItem {
    * under the label: a badge that long beside the label left 'Repositor…' in a 240 px sidebar.
    */
   countBelow?: string;
+  /** What the badge's number means, for screen readers and the tooltip ('{n} tags' otherwise). */
+  countLabel?: (count: number) => string;
 }
 
 export function SidebarNav({ collapsed }: { collapsed: boolean }) {
@@ -52,12 +54,19 @@ export function SidebarNav({ collapsed }: { collapsed: boolean }) {
     { label: 'Tags', to: '/tags', icon: IconTags, activeOn: ['/tags'], count: counts.tags },
     { label: 'Statistics', to: '/stats', icon: IconChartBar, activeOn: ['/stats'], count: null },
     { label: 'Activity', to: '/activity', icon: IconActivity, activeOn: ['/activity'], count: null },
-    { label: 'Radar', to: '/radar', icon: IconRadar, activeOn: ['/radar'], count: null },
+    {
+      label: 'Radar',
+      to: '/radar',
+      icon: IconRadar,
+      activeOn: ['/radar'],
+      count: counts.reviewsDue,
+      countLabel: (count) => `${count} ${count === 1 ? 'review' : 'reviews'} due`,
+    },
   ];
 
   return (
     <Stack gap={4} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-      {items.map(({ label, to, icon: Icon, activeOn, count, countBelow }) => {
+      {items.map(({ label, to, icon: Icon, activeOn, count, countBelow, countLabel }) => {
         const active =
           (activeOn.includes(pathname) && !(to === '/home' && activeView)) || (onFallback && to === '/home');
         const shown = collapsed ? null : count;
@@ -77,7 +86,13 @@ export function SidebarNav({ collapsed }: { collapsed: boolean }) {
             leftSection={<Icon size={20} stroke={1.75} aria-hidden />}
             rightSection={
               shown !== null && !countBelow ? (
-                <Badge size="sm" variant="light" tt="none" aria-label={`${shown} ${label.toLowerCase()}`}>
+                <Badge
+                  size="sm"
+                  variant="light"
+                  tt="none"
+                  aria-label={countLabel ? countLabel(shown) : `${shown} ${label.toLowerCase()}`}
+                  title={countLabel?.(shown)}
+                >
                   {formatCount(shown)}
                 </Badge>
               ) : undefined

@@ -278,4 +278,16 @@ describe('the owner’s account decides', () => {
     expect(doc.paths['/auth/me/tokens'].get.security).not.toContainEqual({ apiToken: [] });
     expect(doc.paths['/auth/change-password'].post.security).not.toContainEqual({ apiToken: [] });
   });
+
+  it('a route under /auth/me that does not say whether tokens may call it stops the boot', async () => {
+    await expect(
+      createTestApp(
+        {},
+        {
+          extend: (app) =>
+            app.get('/auth/me/new-secret', { config: { access: 'user' } }, async () => ({ ok: true })),
+        },
+      ),
+    ).rejects.toThrow(/must declare config.apiTokens/);
+  });
 });

@@ -3,6 +3,9 @@ import {
   type DecisionBody,
   decisionListSchema,
   decisionResponseSchema,
+  type ProposalCommentBody,
+  proposalCommentListSchema,
+  proposalCommentResponseSchema,
   proposalPageSchema,
   proposalResponseSchema,
   quadrantsSchema,
@@ -112,4 +115,31 @@ export function useProposalActions(fullName: string) {
     apiRequest(`/proposals/${id}/decline`, proposalResponseSchema, { method: 'POST', body: { reason } }),
   );
   return { vote, accept, decline };
+}
+
+/** GET /proposals/{id}/comments: the discussion of one proposal, oldest first. */
+export function useProposalComments(fullName: string, proposalId: number) {
+  return useQuery({
+    queryKey: [...decisionKeys.proposals(fullName), proposalId, 'comments'] as const,
+    queryFn: async ({ signal }) =>
+      (await apiRequest(`/proposals/${proposalId}/comments`, proposalCommentListSchema, { signal })).comments,
+  });
+}
+
+/** POST /proposals/{id}/comments: a member's comment (Markdown without raw HTML); not an activity event. */
+export function useAddProposalComment(fullName: string, proposalId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: ProposalCommentBody) =>
+      (
+        await apiRequest(`/proposals/${proposalId}/comments`, proposalCommentResponseSchema, {
+          method: 'POST',
+          body,
+        })
+      ).comment,
+    onSuccess: () =>
+      queryClient.invalidateQueries({
+        queryKey: [...decisionKeys.proposals(fullName), proposalId, 'comments'],
+      }),
+  });
 }

@@ -141,6 +141,33 @@ describe('the Decision tab', () => {
     await waitFor(() => expect(bodiesOf(fetchMock, 'PUT', '/proposals/9/vote')).toEqual([{ value: 1 }]));
   });
 
+  it('members discuss a proposal: its comments, and a new one; raw HTML is refused with the shared message', async () => {
+    signIn(buildUser({ is_admin: false }));
+    const comment = {
+      id: 1,
+      author: { id: 3, username: 'bob' },
+      body: 'Agreed.',
+      created_at: '2026-11-26T10:00:00.000Z',
+    };
+    const { user, fetchMock } = openDecision('admins', {
+      'GET /proposals/9/comments': () => jsonResponse({ comments: [comment] }),
+      'POST /proposals/9/comments': () =>
+        jsonResponse({ comment: { ...comment, id: 2, body: 'Needs a benchmark.' } }, { status: 201 }),
+    });
+    const proposals = await screen.findByRole('region', { name: 'Open proposals (1)' });
+    expect(await within(proposals).findByText('Agreed.')).toBeVisible();
+    const box = within(proposals).getByRole('textbox', { name: 'Comment on proposal 9' });
+    await user.type(box, '<b>no</b>');
+    await user.click(within(proposals).getByRole('button', { name: 'Comment' }));
+    expect(await within(proposals).findByText(/raw HTML/)).toBeVisible();
+    await user.clear(box);
+    await user.type(box, 'Needs a benchmark.');
+    await user.click(within(proposals).getByRole('button', { name: 'Comment' }));
+    await waitFor(() =>
+      expect(bodiesOf(fetchMock, 'POST', '/proposals/9/comments')).toEqual([{ body: 'Needs a benchmark.' }]),
+    );
+  });
+
   it('an admin accepts a proposal where admins decide', async () => {
     signIn(buildUser({ is_admin: true }));
     const { user, fetchMock } = openDecision('admins', {

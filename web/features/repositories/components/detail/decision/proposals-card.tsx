@@ -10,11 +10,13 @@ import { SectionError, SectionLoader } from '#web/components/load-states.tsx';
 import { describeError } from '#web/lib/api-errors.ts';
 import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { useOpenProposals, useProposalActions } from '../../../api/decisions.ts';
+import { ProposalComments } from './proposal-comments.tsx';
 import { quadrantName, RationaleText } from './rationale.tsx';
 
 /**
  * The repository's open proposals (DECISIONS_BY=admins): the proposed move and why, +1/−1 votes
- * (once per member; a new vote replaces the old one), and for admins Accept or Decline with a reason.
+ * (once per member; a new vote replaces the old one), the members' comments, and for admins
+ * Accept or Decline with a reason.
  */
 export function ProposalsCard({
   fullName,
@@ -191,6 +193,7 @@ function ProposalItem({
             {message.text}
           </InlineMessage>
         )}
+        <ProposalComments fullName={fullName} proposalId={proposal.id} />
       </Stack>
     </li>
   );

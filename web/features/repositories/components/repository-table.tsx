@@ -173,7 +173,7 @@ export const RepositoryTable = memo(function RepositoryTable({
   return wide ? (
     table
   ) : (
-    <Table.ScrollContainer minWidth={860} type="native">
+    <Table.ScrollContainer minWidth={940} type="native">
       {table}
     </Table.ScrollContainer>
   );

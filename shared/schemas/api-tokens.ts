@@ -61,7 +61,14 @@ export const createApiTokenBodySchema = z.object({
 });
 export type CreateApiTokenBody = z.infer<typeof createApiTokenBodySchema>;
 
-export const apiTokenParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+/** A token's id: PostgreSQL's integer range, so junk is a 400 and never reaches the database. */
+export const apiTokenParamsSchema = z.object({
+  id: z.coerce
+    .number({ error: 'Invalid token id.' })
+    .int('Invalid token id.')
+    .positive('Invalid token id.')
+    .max(2_147_483_647, 'Invalid token id.'),
+});
 
 export const apiTokensRevokedSchema = z
   .object({ revoked: z.number().int() })

@@ -123,6 +123,8 @@ describe('creating, listing and revoking', () => {
     expect((await call('GET', '/auth/me', first.token)).statusCode).toBe(200);
     const foreign = await call('DELETE', `/auth/me/tokens/${first.api_token.id}`, other.session.access_token);
     expect(foreign.statusCode).toBe(404);
+    // Past PostgreSQL's integer range: refused by the schema, never a database error (500).
+    expect((await call('DELETE', '/auth/me/tokens/2147483648', session)).statusCode).toBe(400);
     const revoked = await call('DELETE', `/auth/me/tokens/${first.api_token.id}`, session);
     expect(revoked.json()).toEqual({ revoked: 1 });
     const refused = await call('GET', '/auth/me', first.token);

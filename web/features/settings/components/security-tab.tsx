@@ -56,7 +56,7 @@ export function SecurityTab({ user }: { user: User }) {
           </Text>
           <Text size="sm" c="dimmed" data-api-tokens-note>
             API tokens are not sessions: they keep working after this.{' '}
-            <Anchor component={Link} to="/settings?tab=tokens" size="sm">
+            <Anchor component={Link} to="/settings?tab=tokens" size="sm" underline="always">
               Revoke them under API tokens
             </Anchor>
             .

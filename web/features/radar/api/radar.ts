@@ -9,7 +9,7 @@ import {
 } from '#shared/schemas/radar.ts';
 import { CATALOGUE_KEY, compactQuery } from '#web/catalogue/catalogue-keys.ts';
 import { apiFetch, apiRequest } from '#web/lib/api-client.ts';
-import { fileNameFromDisposition, saveBlob } from '../lib/save-blob.ts';
+import { fileNameFromDisposition, saveBlob } from '#web/lib/downloads.ts';
 
 /**
  * The radar's query keys, under the catalogue's prefix: an add, a sync or a deletion changes

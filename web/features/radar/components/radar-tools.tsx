@@ -4,10 +4,10 @@ import { type FormEvent, type RefObject, useEffect, useState } from 'react';
 import type { RadarQuery } from '#shared/schemas/radar.ts';
 import { InlineMessage } from '#web/components/inline-message.tsx';
 import { describeError } from '#web/lib/api-errors.ts';
+import { saveBlob } from '#web/lib/downloads.ts';
 import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { useDownloadRadarFile, useQuadrants, useSaveQuadrants } from '../api/radar.ts';
 import { exportSvg } from '../lib/radar-palette.ts';
-import { saveBlob } from '../lib/save-blob.ts';
 
 /** Labels wrap on a phone instead of running out of the button. */
 const WRAPPING = {

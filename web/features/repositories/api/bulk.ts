@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type BulkBody, type BulkResponse, bulkResponseSchema } from '#shared/schemas/bulk.ts';
 import { apiFetch, apiRequest } from '#web/lib/api-client.ts';
-import { defaultExportName, fileNameFromDisposition, saveBlob } from './export-repositories.ts';
+import { fileNameFromDisposition, saveBlob } from '#web/lib/downloads.ts';
+import { defaultExportName } from './export-repositories.ts';
 import { repositoryKeys } from './query-keys.ts';
 
 /** POST /repositories/bulk: one action over the selection, a result per repository. */

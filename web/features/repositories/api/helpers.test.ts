@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '#web/lib/api-client.ts';
+import { fileNameFromDisposition } from '#web/lib/downloads.ts';
 import { readNdjson } from './add-repositories-batch.ts';
-import { defaultExportName, fileNameFromDisposition } from './export-repositories.ts';
+import { defaultExportName } from './export-repositories.ts';
 import { describeCommitsError } from './get-commits.ts';
 
 describe('describeCommitsError', () => {

@@ -1,7 +1,4 @@
-/**
- * Downloads as files. The list's export has the same two helpers; features don't import each
- * other, and these are a dozen lines.
- */
+/** Downloads as files: the list's CSV export and the radar's files (one copy for every feature). */
 
 /** `attachment; filename="radar.csv"` (or RFC 5987's filename*) → the name. */
 export function fileNameFromDisposition(header: string | null, fallback: string): string {

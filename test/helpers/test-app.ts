@@ -51,7 +51,7 @@ export async function createTestApp(
     ...env,
   });
   // After the configuration: a test of a refused setting must not leave a database behind.
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({ migrated: true });
   let app: FastifyInstance;
   try {
     app = await buildApp(config, { ...options, database: database.handle });

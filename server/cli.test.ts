@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { login } from '../test/helpers/auth-factory.ts';
+import { CHILD_ENV } from '../test/helpers/child-env.ts';
 import { createTestDatabase, testDialect } from '../test/helpers/test-database.ts';
 import { buildApp } from './app.ts';
 import { generatePassword, USAGE } from './cli.ts';
@@ -26,7 +27,7 @@ function runCli(args: string[], env: Record<string, string>, options: { cwd?: st
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd ?? workDir,
-      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', SECRET_KEY, ...env },
+      env: { ...CHILD_ENV, LOG_LEVEL: 'silent', SECRET_KEY, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GitHubDouble, startGitHubDouble } from '../test/github-double/index.ts';
+import { CHILD_ENV } from '../test/helpers/child-env.ts';
 import { appLinkInMail } from '../test/helpers/smtp-sink.ts';
 import { testDialect } from '../test/helpers/test-database.ts';
 import { WAIT_CEILING_MS } from '../test/helpers/wait-ceiling.ts';
@@ -132,7 +133,7 @@ async function startServer(): Promise<Server> {
   const proc = spawn(process.execPath, [mainFile], {
     cwd: dataDir,
     env: {
-      PATH: process.env.PATH ?? '',
+      ...CHILD_ENV,
       DATA_DIR: dataDir,
       PORT: '0',
       LOG_LEVEL: 'info',

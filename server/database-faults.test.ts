@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '#shared/schemas/errors.ts';
 import { healthResponseSchema, readinessResponseSchema } from '#shared/schemas/system.ts';
 import { signedInUser } from '../test/helpers/auth-factory.ts';
+import { CHILD_ENV } from '../test/helpers/child-env.ts';
 import { buildRepositoryRow } from '../test/helpers/repository-row.ts';
 import { createTestApp, type TestApp } from '../test/helpers/test-app.ts';
 import { createScratchDatabase, testDialect, testPostgresUrl } from '../test/helpers/test-database.ts';
@@ -65,7 +66,7 @@ describe('a database unreachable at boot', () => {
       const child = spawn(process.execPath, [fileURLToPath(new URL('./main.ts', import.meta.url))], {
         cwd: dataDir,
         env: {
-          PATH: process.env.PATH ?? '',
+          ...CHILD_ENV,
           DATA_DIR: dataDir,
           PORT: '0',
           DATABASE_URL: 'postgres://app:not-this-password@127.0.0.1:9/repo_tracker',

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGitHubDouble } from '../test/github-double/index.ts';
+import { CHILD_ENV } from '../test/helpers/child-env.ts';
 import { WAIT_CEILING_MS } from '../test/helpers/wait-ceiling.ts';
 
 const mainFile = new URL('./main.ts', import.meta.url).pathname;
@@ -28,7 +29,7 @@ function tempDataDir(): string {
 /** Runs `server/main.ts` as `npm start` would, with only the given environment. */
 function startMain(env: Record<string, string>) {
   const child = spawn(process.execPath, [mainFile], {
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
+    env: { ...CHILD_ENV, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: tempDataDir(),
   });
@@ -48,7 +49,7 @@ function startMain(env: Record<string, string>) {
 /** `node server/cli.ts …` on the same DATA_DIR; resolves with its exit code. */
 function runCli(args: string[], env: Record<string, string>): Promise<number | null> {
   const child = spawn(process.execPath, [cliFile, ...args], {
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env },
+    env: { ...CHILD_ENV, LOG_LEVEL: 'silent', ...env },
     stdio: 'ignore',
     cwd: tempDataDir(),
   });

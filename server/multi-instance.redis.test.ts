@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensurePostgres } from '../scripts/lib/ensure-postgres.ts';
 import { type GitHubDouble, startGitHubDouble } from '../test/github-double/index.ts';
+import { CHILD_ENV } from '../test/helpers/child-env.ts';
 import {
   createScratchDatabase,
   postgresReachable,
@@ -75,7 +76,7 @@ function startInstance(name: string, env: Record<string, string>): Instance & { 
   dirs.push(dataDir);
   const child = spawn(process.execPath, [mainFile], {
     cwd: dataDir,
-    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, ...env },
+    env: { ...CHILD_ENV, DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GitHubDouble, listDoubleRepositories, startGitHubDouble } from '../test/github-double/index.ts';
+import { CHILD_ENV } from '../test/helpers/child-env.ts';
 import { testDialect } from '../test/helpers/test-database.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
@@ -38,7 +39,7 @@ function startServer(): { process: ChildProcess; exited: Promise<void>; output: 
   const proc = spawn(process.execPath, [mainFile], {
     cwd: dataDir,
     env: {
-      PATH: process.env.PATH ?? '',
+      ...CHILD_ENV,
       DATA_DIR: dataDir,
       PORT: '0',
       LOG_LEVEL: 'warn',

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import { insertRepository } from '../../server/repository/repository.queries.ts';
 import { listDoubleRepositories, startGitHubDouble } from '../github-double/index.ts';
+import { CHILD_ENV } from '../helpers/child-env.ts';
 import { createScratchDatabase, type ScratchDatabase, testDialect } from '../helpers/test-database.ts';
 
 /**
@@ -93,7 +94,7 @@ afterAll(async () => {
 function startMain() {
   const child = spawn(process.execPath, [mainFile], {
     env: {
-      PATH: process.env.PATH ?? '',
+      ...CHILD_ENV,
       LOG_LEVEL: 'info',
       PORT: '0',
       DATA_DIR: workDir,

@@ -166,6 +166,12 @@ export async function addAlias(db: Db, repositoryId: number, formerFullName: str
     .execute();
 }
 
+/** A member's username, to name who did something ('' when the account is gone). */
+export async function findUsername(db: Db, userId: number): Promise<string> {
+  const row = await db.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirst();
+  return row?.username ?? '';
+}
+
 /** Members with a GitHub token of their own, by id (the sync overview names their tokens). */
 export async function listTokenHolders(db: Db, limit: number): Promise<{ id: number; username: string }[]> {
   return db

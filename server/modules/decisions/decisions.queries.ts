@@ -288,8 +288,3 @@ export async function markReviewNotified(trx: Db, decisionId: number, now: strin
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
-
-export async function findUsername(db: Db, userId: number): Promise<string> {
-  const row = await db.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirst();
-  return row?.username ?? '';
-}

@@ -16,22 +16,15 @@ import {
   reviewsDueSchema,
   voteBodySchema,
 } from '#shared/schemas/decisions.ts';
-import { errorBodySchema } from '#shared/schemas/errors.ts';
 import { repositoryIdParamsSchema } from '#shared/schemas/repositories.ts';
 import { requireUser } from '../../plugins/access.ts';
+import { bearerSecurity, errorResponses, memberAccess } from '../../plugins/route-options.ts';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  429: errorBodySchema,
-};
-const security = [{ bearerAuth: [] }];
+const errors = errorResponses(400, 401, 403, 404, 409, 429);
+const security = bearerSecurity;
 // Whoever may see a repository (and so change its tags) may read, propose and vote; recording
 // directly also needs an admin when DECISIONS_BY=admins (the service's rule).
-const member = { access: 'user' as const };
+const member = memberAccess;
 const admin = { access: 'admin' as const };
 const tags = ['decisions'];
 

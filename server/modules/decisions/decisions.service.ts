@@ -23,6 +23,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/app-error.t
 import { type Clock, isoNow } from '../../lib/clock.ts';
 import { CURSOR_ID_MAX, decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { canSee, resolveVisible, type Viewer } from '../../repository/access-policy.ts';
+import { findUsername } from '../../repository/repository.queries.ts';
 import * as queries from './decisions.queries.ts';
 import { presentDecision, presentProposal, presentProposalComment } from './decisions-presenter.ts';
 
@@ -83,7 +84,7 @@ export class DecisionsService {
     const row = await resolveVisible(db, viewer, fullName);
     if (decisionsBy === 'admins' && !viewer.is_admin) throw forbidden(PROPOSE_INSTEAD);
     await this.#checkMove(body);
-    const username = await queries.findUsername(db, viewer.id);
+    const username = await findUsername(db, viewer.id);
     const decision = await inTransaction(db, (trx) => this.#record(trx, row, viewer, username, body, null));
     return presentDecision(decision, row.full_name);
   }
@@ -112,7 +113,7 @@ export class DecisionsService {
     const row = await resolveVisible(db, viewer, fullName);
     await this.#checkMove(body);
     const now = isoNow(clock);
-    const username = await queries.findUsername(db, viewer.id);
+    const username = await findUsername(db, viewer.id);
     const id = await inTransaction(db, async (trx) => {
       const proposalId = await queries.insertProposal(trx, {
         repository_id: row.id,
@@ -210,7 +211,7 @@ export class DecisionsService {
       proposal_id: proposal.id,
       repository_id: proposal.repository_id,
       user_id: viewer.id,
-      username: await queries.findUsername(db, viewer.id),
+      username: await findUsername(db, viewer.id),
       body: body.body,
       created_at: isoNow(clock),
     });
@@ -228,7 +229,7 @@ export class DecisionsService {
         `Quadrant "${proposal.quadrant}" no longer exists: decline the proposal and propose again.`,
       );
     const now = isoNow(clock);
-    const username = await queries.findUsername(db, viewer.id);
+    const username = await findUsername(db, viewer.id);
     await inTransaction(db, async (trx) => {
       const closed = await queries.resolveProposal(trx, proposal.id, {
         state: 'accepted',
@@ -274,7 +275,7 @@ export class DecisionsService {
     const { db, clock } = this.#deps;
     const proposal = await this.#visibleProposal(viewer, proposalId);
     const now = isoNow(clock);
-    const username = await queries.findUsername(db, viewer.id);
+    const username = await findUsername(db, viewer.id);
     await inTransaction(db, async (trx) => {
       const closed = await queries.resolveProposal(trx, proposal.id, {
         state: 'declined',

@@ -203,11 +203,6 @@ export async function insertEdition(
   return row;
 }
 
-export async function findUsername(db: Db, userId: number): Promise<string> {
-  const row = await db.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirst();
-  return row?.username ?? '';
-}
-
 // ---- at-risk marks -----------------------------------------------------------------------------
 
 /** The marks of these repositories (every mark when null). */

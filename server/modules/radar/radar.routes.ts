@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBodySchema } from '#shared/schemas/errors.ts';
 import {
   editionCompareParamsSchema,
   editionCompareSchema,
@@ -11,19 +10,13 @@ import {
   radarSchema,
 } from '#shared/schemas/radar.ts';
 import { requireUser } from '../../plugins/access.ts';
+import { bearerSecurity, errorResponses, memberAccess } from '../../plugins/route-options.ts';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  429: errorBodySchema,
-};
-const security = [{ bearerAuth: [] }];
+const errors = errorResponses(400, 401, 403, 404, 409, 429);
+const security = bearerSecurity;
 // Every member reads the radar (private repositories only for who may see them, the service's
 // rule); publishing an edition is the team's act, an admin's.
-const member = { access: 'user' as const };
+const member = memberAccess;
 const admin = { access: 'admin' as const };
 const tags = ['radar'];
 

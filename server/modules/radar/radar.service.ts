@@ -13,6 +13,7 @@ import type { Database } from '../../db/schema.ts';
 import { conflict, notFound } from '../../lib/app-error.ts';
 import { type Clock, isoNow } from '../../lib/clock.ts';
 import type { Viewer } from '../../repository/access-policy.ts';
+import { findUsername } from '../../repository/repository.queries.ts';
 import { labelKey } from '../../repository/repository-labels.ts';
 import type { DecisionsService } from '../decisions/decisions.service.ts';
 import type { AtRiskService } from './at-risk.service.ts';
@@ -165,7 +166,7 @@ export class RadarService {
     const { db, clock } = this.#deps;
     const taken = () => conflict(`An edition named "${name}" exists already: choose another name.`);
     if (await queries.findEditionByName(db, name)) throw taken();
-    const username = await queries.findUsername(db, viewer.id);
+    const username = await findUsername(db, viewer.id);
     try {
       const row = await inTransaction(db, async (trx) => {
         const [rows, quadrants] = await Promise.all([

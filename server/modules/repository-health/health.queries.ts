@@ -115,10 +115,6 @@ export async function storedReleaseDates(db: Db, repositoryId: number): Promise<
   return rows.map((row) => row.published_at as string);
 }
 
-export function usernameOf(db: Db, userId: number): Promise<{ username: string } | undefined> {
-  return db.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirst();
-}
-
 /** Whether the team marked the repository finished: stable, no activity expected. */
 export async function isFinished(db: Db, repositoryId: number): Promise<boolean> {
   const row = await db

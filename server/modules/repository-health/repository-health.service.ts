@@ -17,7 +17,7 @@ import { paceEta } from '../../github/paced-work.ts';
 import { jobKind } from '../../jobs/job-definition.ts';
 import { addMs, type Clock, isoNow, nowMs } from '../../lib/clock.ts';
 import { resolveVisible, type Viewer } from '../../repository/access-policy.ts';
-import { findRepositoryById, listAccessHolders } from '../../repository/repository.queries.ts';
+import { findRepositoryById, findUsername, listAccessHolders } from '../../repository/repository.queries.ts';
 import type { MeService } from '../me/me.service.ts';
 import * as queries from './health.queries.ts';
 import {
@@ -424,9 +424,7 @@ export class RepositoryHealthService {
 
   async #present(row: queries.HealthRow): Promise<RepositoryHealth> {
     const setBy =
-      row.override_by === null
-        ? null
-        : ((await queries.usernameOf(this.#deps.db, row.override_by))?.username ?? null);
+      row.override_by === null ? null : (await findUsername(this.#deps.db, row.override_by)) || null;
     return {
       score: row.score,
       grade: row.grade,

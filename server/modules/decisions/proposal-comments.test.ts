@@ -7,8 +7,12 @@ import {
   proposalResponseSchema,
 } from '#shared/schemas/decisions.ts';
 import { PRIVATE_REPOSITORY } from '../../../test/github-double/index.ts';
-import { signedInUser } from '../../../test/helpers/auth-factory.ts';
-import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
+import {
+  createDecisionsTestApp,
+  type DecisionsTestApp,
+  type Member,
+} from '../../../test/helpers/decisions-app.ts';
+import { repoPath } from '../../../test/helpers/repos-app.ts';
 import { PROPOSE_INSTEAD } from './decisions.service.ts';
 
 /**
@@ -18,29 +22,19 @@ import { PROPOSE_INSTEAD } from './decisions.service.ts';
  * bulk set_status action refused to members as the single call is, done for admins.
  */
 
-const OWNER_TOKEN = 'ghp_proposalCommentsOwner01';
-let t: Awaited<ReturnType<typeof createReposTestApp>>;
-type Member = Awaited<ReturnType<typeof signedInUser>>;
+let t: DecisionsTestApp['t'];
 let ada: Member;
 let bob: Member;
 let admin: Member;
+let call: DecisionsTestApp['call'];
 
 beforeAll(async () => {
-  t = await createReposTestApp({ SYNC_SCHEDULE: 'off', DECISIONS_BY: 'admins' });
-  ada = await signedInUser(t.app);
-  bob = await signedInUser(t.app);
-  admin = await signedInUser(t.app, { is_admin: true });
-  t.github.grantPrivateAccess(OWNER_TOKEN);
-  expect((await call(ada, 'PUT', '/auth/me/github-token', { token: OWNER_TOKEN })).statusCode).toBe(200);
-  for (const id of ['facebook/react', 'vuejs/core', PRIVATE_REPOSITORY])
-    expect((await call(ada, 'POST', '/repositories/', { id })).statusCode).toBe(201);
+  ({ t, ada, bob, admin, call } = await createDecisionsTestApp('ghp_proposalCommentsOwner01'));
 });
 afterAll(async () => {
   await t?.close();
 });
 
-const call = (who: Member, method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: who.headers, payload });
 const propose = async (who: Member, name: string) => {
   const answer = await call(who, 'POST', repoPath(name, '/proposals'), {
     status: 'trial',

@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decisionListSchema, proposalPageSchema, proposalResponseSchema } from '#shared/schemas/decisions.ts';
 import { PRIVATE_REPOSITORY } from '../../../test/github-double/index.ts';
-import { signedInUser } from '../../../test/helpers/auth-factory.ts';
-import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
+import {
+  createDecisionsTestApp,
+  type DecisionsTestApp,
+  type Member,
+} from '../../../test/helpers/decisions-app.ts';
+import { repoPath } from '../../../test/helpers/repos-app.ts';
 import { PROPOSE_INSTEAD } from './decisions.service.ts';
 
 /**
@@ -12,29 +16,19 @@ import { PROPOSE_INSTEAD } from './decisions.service.ts';
  * proposals stay hidden from a member who may not see it.
  */
 
-const OWNER_TOKEN = 'ghp_proposalsOwnerReadsPri1';
-let t: Awaited<ReturnType<typeof createReposTestApp>>;
-type Member = Awaited<ReturnType<typeof signedInUser>>;
+let t: DecisionsTestApp['t'];
 let ada: Member;
 let bob: Member;
 let admin: Member;
+let call: DecisionsTestApp['call'];
 
 beforeAll(async () => {
-  t = await createReposTestApp({ SYNC_SCHEDULE: 'off', DECISIONS_BY: 'admins' });
-  ada = await signedInUser(t.app);
-  bob = await signedInUser(t.app);
-  admin = await signedInUser(t.app, { is_admin: true });
-  t.github.grantPrivateAccess(OWNER_TOKEN);
-  expect((await call(ada, 'PUT', '/auth/me/github-token', { token: OWNER_TOKEN })).statusCode).toBe(200);
-  for (const id of ['facebook/react', 'vuejs/core', PRIVATE_REPOSITORY])
-    expect((await call(ada, 'POST', '/repositories/', { id })).statusCode).toBe(201);
+  ({ t, ada, bob, admin, call } = await createDecisionsTestApp('ghp_proposalsOwnerReadsPri1'));
 });
 afterAll(async () => {
   await t?.close();
 });
 
-const call = (who: Member, method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: who.headers, payload });
 const proposalOf = (answer: { json(): unknown }) => proposalResponseSchema.parse(answer.json()).proposal;
 const eventTypes = async () =>
   (await t.app.db.selectFrom('repository_events').select('type').orderBy('id').execute())

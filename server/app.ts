@@ -27,6 +27,7 @@ import { catalogueQueryRoutes } from './modules/catalogue-query/catalogue-query.
 import { decisionRoutes } from './modules/decisions/decisions.routes.ts';
 import { discussionRoutes } from './modules/discussion/discussion.routes.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
+import { mcpRoutes } from './modules/mcp/mcp.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import { createMailer, type Mailer } from './modules/messages/mail-transport.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
@@ -95,6 +96,7 @@ const MODULE_ROUTES = [
   notificationRoutes,
   viewsRoutes,
   badgesRoutes,
+  mcpRoutes,
 ] as const;
 
 /** Redacted wherever they appear in a log line (docs/security.md#c5). */

@@ -153,7 +153,8 @@ describe('authorization matrix', () => {
     /** What a token of `scope` must get on a route: the refusal's status and message, or through. */
     function expected(route: ReturnType<typeof routes>[number], scope: ApiTokenScope, ownerIsAdmin: boolean) {
       if (!route.apiTokens) return { status: 403, message: API_TOKEN_REFUSALS.sessionOnly };
-      if (scope === 'read' && route.method !== 'GET')
+      // A 'per-call' route (POST /mcp) lets every scope through and refuses each write call itself.
+      if (scope === 'read' && route.method !== 'GET' && route.apiTokens !== 'per-call')
         return { status: 403, message: API_TOKEN_REFUSALS.readOnly };
       if (forAdmins(route) && !(scope === 'admin' && ownerIsAdmin))
         return { status: 403, message: undefined };

@@ -30,12 +30,20 @@ export const API_TOKEN_REFUSALS = {
   readOnly: 'This API token is read-only: it may only send GET and HEAD requests.',
 } as const;
 
+/**
+ * `config.apiTokens`: `true` (within the scope: `read` sends GET and HEAD only), `false` (never),
+ * or `'per-call'`: every scope reaches the route, which checks the scope of each call itself —
+ * the MCP server, whose reads and writes all arrive as POST (docs/mcp.md#scopes).
+ */
+export type ApiTokenRule = boolean | 'per-call';
+
 /** A route as the authorization matrix sees it: its access level and whether API tokens may call it. */
 export interface RouteAccess {
   method: string;
   url: string;
   access: Access;
-  apiTokens: boolean;
+  /** `'per-call'`: a `read` token is let through any method; the route checks each call (ApiTokenRule). */
+  apiTokens: boolean | 'per-call';
 }
 
 /** Routes under this prefix must say whether API tokens may call them: boot fails otherwise. */
@@ -48,9 +56,10 @@ declare module 'fastify' {
     /**
      * Whether personal API tokens may call the route (default: yes, within their scope). `false`
      * on account-security and secret-setting routes; every `user` or `admin` route under
-     * `/auth/me` must say, so a new one can't forget it (boot fails otherwise).
+     * `/auth/me` must say, so a new one can't forget it (boot fails otherwise). `'per-call'`:
+     * see ApiTokenRule.
      */
-    apiTokens?: boolean;
+    apiTokens?: ApiTokenRule;
   }
   interface FastifyInstance {
     /** Every route with its declared access, for the authorization matrix tests and docs. */
@@ -89,7 +98,7 @@ async function access(app: FastifyInstance) {
         method,
         url: route.url,
         access: level,
-        apiTokens: level !== 'public' && apiTokens !== false,
+        apiTokens: level === 'public' ? false : apiTokens === 'per-call' ? 'per-call' : apiTokens !== false,
       });
     }
     if (level === 'public') return;
@@ -99,28 +108,30 @@ async function access(app: FastifyInstance) {
       );
     }
     const existing = route.onRequest ? [route.onRequest].flat() : [];
-    route.onRequest = [requireAccess(level, apiTokens !== false), ...existing];
+    route.onRequest = [requireAccess(level, apiTokens ?? true), ...existing];
   });
 }
 
-function requireAccess(level: Exclude<Access, 'public'>, apiTokensAllowed: boolean) {
+function requireAccess(level: Exclude<Access, 'public'>, apiTokens: ApiTokenRule) {
   return async function checkAccess(this: FastifyInstance, request: FastifyRequest) {
     if (level === 'metrics' && isMetricsToken(request, this.config?.metricsToken)) return;
     if (!this.authenticate) throw unauthorized();
     const user = await this.authenticate(request);
     request.user = user;
-    if (user.apiToken) checkApiTokenScope(user.apiToken.scope, request.method, apiTokensAllowed);
+    if (user.apiToken) checkApiTokenScope(user.apiToken.scope, request.method, apiTokens);
     if ((level === 'admin' || level === 'metrics') && !user.is_admin) throw forbidden();
   };
 }
 
 /**
  * A personal API token's scope against the route (docs/security.md#c8): never the routes that
- * refuse tokens, `read` only GET and HEAD. Admin routes need `is_admin`, which the auth plugin
- * sets for a token only when its scope is `admin` and its owner is an admin now.
+ * refuse tokens, `read` only GET and HEAD (but on a `'per-call'` route, which checks each call).
+ * Admin routes need `is_admin`, which the auth plugin sets for a token only when its scope is
+ * `admin` and its owner is an admin now.
  */
-function checkApiTokenScope(scope: ApiTokenScope, method: string, allowed: boolean) {
-  if (!allowed) throw forbidden(API_TOKEN_REFUSALS.sessionOnly);
+function checkApiTokenScope(scope: ApiTokenScope, method: string, rule: ApiTokenRule) {
+  if (rule === false) throw forbidden(API_TOKEN_REFUSALS.sessionOnly);
+  if (rule === 'per-call') return;
   if (scope === 'read' && method !== 'GET' && method !== 'HEAD') throw forbidden(API_TOKEN_REFUSALS.readOnly);
 }
 

@@ -316,6 +316,15 @@ describe('the schedule', () => {
     const service = t.app.services.backups;
     const registry = t.app.services.registry;
     const autos = async () => (await service.list()).filter((backup) => backup.kind === 'auto').length;
+    const pendingBackupJobs = async () =>
+      (
+        await t.app.db
+          .selectFrom('jobs')
+          .select('id')
+          .where('kind', '=', autoBackupJob.name)
+          .where('status', '=', 'pending')
+          .execute()
+      ).length;
     const before = await autos();
     const runAt = new Date('2026-11-23T03:00:00.000Z');
     const until = new Date('2026-11-24T03:00:00.000Z');
@@ -330,6 +339,9 @@ describe('the schedule', () => {
     await vi.waitFor(async () => expect(await autos()).toBe(Math.min(AUTO_BACKUPS_KEPT, before + 1)), {
       timeout: WAIT_CEILING_MS,
     });
+    // The file is listed before its job is marked done; a job still pending when the clock moves
+    // on looks abandoned, and the next tick would skip while it waits (on a busy machine it did).
+    await vi.waitFor(async () => expect(await pendingBackupJobs()).toBe(0), { timeout: WAIT_CEILING_MS });
     clock.advance(60);
     const next = await registry.tick(autoBackupJob.name, {
       holder: 'instance-b',

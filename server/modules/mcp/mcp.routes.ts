@@ -76,6 +76,10 @@ export const mcpRoutes: FastifyPluginAsyncZod = async (app) => {
         void server.close();
       });
       await server.connect(transport);
+      // The SDK writes the answer itself, past Fastify's onSend hooks: the API's own headers go
+      // on first (helmet's were set when the request came in).
+      reply.raw.setHeader('cache-control', 'no-store');
+      reply.raw.setHeader('x-request-id', request.id);
       reply.hijack();
       await transport.handleRequest(request.raw, reply.raw, request.body);
     },

@@ -156,6 +156,22 @@ describe('the MCP server', () => {
     expect(unknown.status).toBeLessThan(500);
   });
 
+  it('answers with the API’s headers though the SDK writes the answer: no-store, a request id, helmet’s', async () => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tokens.read}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it('search_repositories filters, sorts and pages as the list does, at most 50 a page', async () => {
     const client = await connect(tokens.read);
     const all = data(

@@ -31,6 +31,7 @@ import { mcpRoutes } from './modules/mcp/mcp.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import { createMailer, type Mailer } from './modules/messages/mail-transport.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
+import { oidcRoutes } from './modules/oidc/oidc.routes.ts';
 import { radarRoutes } from './modules/radar/radar.routes.ts';
 import { releasesRoutes } from './modules/releases/releases.routes.ts';
 import { repositoryHealthRoutes } from './modules/repository-health/repository-health.routes.ts';
@@ -76,6 +77,7 @@ export interface BuildOptions {
 /** The route modules, by capability (docs/architecture.md#modules); `system` takes options, above. */
 const MODULE_ROUTES = [
   authRoutes,
+  oidcRoutes,
   meRoutes,
   apiTokenRoutes,
   adminRoutes,
@@ -109,6 +111,7 @@ const REDACTED_PATHS = [
   '*.token',
   '*.access_token',
   '*.refresh_token',
+  '*.id_token',
 ];
 
 /**

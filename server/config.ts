@@ -115,6 +115,63 @@ export const configSchema = z
     // output is a terminal, JSON otherwise (server/lib/log-format.ts).
     LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
     GIT_COMMIT: z.string().min(1).optional(),
+    // Single sign-on with an OpenID Connect provider (docs/operations.md#single-sign-on-oidc):
+    // on when the issuer and the client id are set; the secret is left out for a public client.
+    OIDC_ISSUER_URL: urlWithProtocols(
+      ['http:', 'https:'],
+      'must be an https URL (http only on loopback)',
+    ).optional(),
+    OIDC_CLIENT_ID: z.string().min(1).max(255).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).max(1000).optional(),
+    OIDC_SCOPES: z
+      .string()
+      .default('openid email profile')
+      .refine(
+        (value) => value.split(/\s+/).includes('openid'),
+        'must include openid (e.g. "openid email profile")',
+      ),
+    OIDC_BUTTON_TEXT: z
+      .string()
+      .trim()
+      .min(1)
+      .max(60, 'must be at most 60 characters')
+      .default('Sign in with SSO'),
+    OIDC_GROUPS_CLAIM: z.string().trim().min(1).max(100).default('groups'),
+    // Unset: single sign-on leaves the admin flag alone; set: it follows these groups at every sign-in.
+    OIDC_ADMIN_GROUPS: commaList.optional(),
+    OIDC_AUTO_REDIRECT: z.enum(['on', 'off']).default('off'),
+    OIDC_CREATE_ACCOUNTS: z.enum(['on', 'off']).default('on'),
+    // How long discovery and each call to the provider may take before the sign-in fails.
+    OIDC_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    // `off`: no password sign-in, registration or reset (single sign-on only).
+    PASSWORD_LOGIN: z.enum(['on', 'off']).default('on'),
+  })
+  .superRefine((env, context) => {
+    const problem = (path: string, message: string) =>
+      context.addIssue({ code: 'custom', path: [path], message });
+    if (env.OIDC_ISSUER_URL && !env.OIDC_CLIENT_ID)
+      problem('OIDC_CLIENT_ID', 'is required with OIDC_ISSUER_URL');
+    if (env.OIDC_CLIENT_ID && !env.OIDC_ISSUER_URL)
+      problem('OIDC_ISSUER_URL', 'is required with OIDC_CLIENT_ID');
+    if (env.OIDC_CLIENT_SECRET && !env.OIDC_ISSUER_URL) {
+      problem('OIDC_ISSUER_URL', 'is required with OIDC_CLIENT_SECRET');
+    }
+    if (env.OIDC_ISSUER_URL && !isAllowedIssuer(env.OIDC_ISSUER_URL)) {
+      problem(
+        'OIDC_ISSUER_URL',
+        'must be an https URL: http is accepted only on loopback (127.0.0.1, ::1, localhost)',
+      );
+    }
+    const oidc = Boolean(env.OIDC_ISSUER_URL && env.OIDC_CLIENT_ID);
+    if (env.PASSWORD_LOGIN === 'off' && !oidc) {
+      problem(
+        'PASSWORD_LOGIN',
+        'can be off only with single sign-on configured (OIDC_ISSUER_URL and OIDC_CLIENT_ID)',
+      );
+    }
+    if (env.OIDC_AUTO_REDIRECT === 'on' && !oidc) {
+      problem('OIDC_AUTO_REDIRECT', 'needs single sign-on configured (OIDC_ISSUER_URL and OIDC_CLIENT_ID)');
+    }
   })
   .transform((env) => {
     const githubApiUrl = env.GITHUB_API_URL.replace(/\/+$/, '');
@@ -166,6 +223,26 @@ export const configSchema = z
       logLevel: env.LOG_LEVEL,
       logFormat: env.LOG_FORMAT,
       gitCommit: env.GIT_COMMIT,
+      passwordLogin: env.PASSWORD_LOGIN === 'on',
+      oidc:
+        env.OIDC_ISSUER_URL && env.OIDC_CLIENT_ID
+          ? {
+              issuerUrl: env.OIDC_ISSUER_URL,
+              clientId: env.OIDC_CLIENT_ID,
+              clientSecret: env.OIDC_CLIENT_SECRET,
+              scopes: env.OIDC_SCOPES.trim().split(/\s+/).join(' '),
+              groupsClaim: env.OIDC_GROUPS_CLAIM,
+              /** Null: the admin flag is left alone; a list: it follows these groups. */
+              adminGroups:
+                env.OIDC_ADMIN_GROUPS && env.OIDC_ADMIN_GROUPS.length > 0 ? env.OIDC_ADMIN_GROUPS : null,
+              createAccounts: env.OIDC_CREATE_ACCOUNTS === 'on',
+              timeoutMs: env.OIDC_TIMEOUT_MS,
+              /** openid-client refuses http unless told: told only for a loopback issuer. */
+              allowInsecure: new URL(env.OIDC_ISSUER_URL).protocol === 'http:',
+            }
+          : null,
+      oidcButtonText: env.OIDC_BUTTON_TEXT,
+      oidcAutoRedirect: env.OIDC_AUTO_REDIRECT === 'on',
     };
   });
 
@@ -192,6 +269,19 @@ function isCronPattern(value: string): boolean {
   try {
     new Cron(value.trim(), { paused: true }).stop();
     return true;
+  } catch {
+    return false;
+  }
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** An https issuer, or an http one on loopback (a provider on the same machine, or a test's). */
+function isAllowedIssuer(value: string): boolean {
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'https:') return true;
+    return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
   } catch {
     return false;
   }

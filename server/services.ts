@@ -39,6 +39,7 @@ import { MessagesService } from './modules/messages/messages.service.ts';
 import { NotificationDeliveryService } from './modules/notifications/notification-delivery.service.ts';
 import { NotificationSettingsService } from './modules/notifications/notification-settings.service.ts';
 import { notificationJobs } from './modules/notifications/notifications.jobs.ts';
+import { OidcService } from './modules/oidc/oidc.service.ts';
 import { AtRiskService } from './modules/radar/at-risk.service.ts';
 import { radarJobs } from './modules/radar/radar.jobs.ts';
 import { RadarService } from './modules/radar/radar.service.ts';
@@ -120,7 +121,18 @@ export function buildServices(deps: ServiceDeps) {
     log,
     outbox: { messages, jobs },
     feedTokens: activity,
+    // Sign-out of a session that came from single sign-on answers the provider's end-session URL.
+    signOut: { endSessionUrl: (familyId) => oidc.endSessionUrl(familyId) },
   });
+  const admin = new AdminService({
+    db,
+    dialect,
+    clock,
+    accounts,
+    apiTokens,
+    adminFollowsGroups: (config.oidc?.adminGroups ?? null) !== null,
+  });
+  const oidc = new OidcService({ db, clock, config, box, tokens, accounts, admin, log });
 
   // ---- the catalogue: reading, writing, refreshing ----------------------------------------
   const discussion = new DiscussionService({ db, clock });
@@ -333,7 +345,8 @@ export function buildServices(deps: ServiceDeps) {
     auth,
     me,
     apiTokens,
-    admin: new AdminService({ db, dialect, clock, accounts, apiTokens }),
+    admin,
+    oidc,
     backups,
     catalogue,
     catalogueQuery,

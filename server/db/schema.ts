@@ -11,6 +11,7 @@ import type {
   RepositoryHealthTable,
   RepositoryPackagesTable,
 } from './schema-health.ts';
+import type { OidcTables } from './schema-oidc.ts';
 import type { RadarTables } from './schema-radar.ts';
 
 /** Table types for Kysely. Timestamps are ISO-8601 UTC strings on both dialects (rows and backups alike). */
@@ -49,8 +50,7 @@ export interface AuditLogTable {
   created_at: string;
 }
 
-/** Flags are stored as 0/1 on both databases. */
-export type { Flag };
+export type { Flag }; // Flags are stored as 0/1 on both databases.
 
 export interface UsersTable {
   id: Generated<number>;
@@ -71,6 +71,7 @@ export interface UsersTable {
   github_token_set_at: string | null;
   slack_webhook_enc: string | null;
   slack_webhook_set_at: string | null;
+  password_set: Generated<Flag>; // 0: made by single sign-on, no password known (docs/product.md)
 }
 
 /** A `users` row as read: the auth, me and admin modules all work on it. */
@@ -406,7 +407,7 @@ export interface RepositoryTrashTable {
   rows: string;
 }
 
-export interface Database extends DecisionTables, RadarTables, ApiTokenTables {
+export interface Database extends DecisionTables, RadarTables, ApiTokenTables, OidcTables {
   repositories: RepositoriesTable;
   repository_commits: RepositoryCommitsTable;
   repository_health: RepositoryHealthTable;

@@ -10,9 +10,18 @@ import { userSchema } from './auth.ts';
 // Users (docs/product.md#admin-api)
 // ---------------------------------------------------------------------------------------------
 
-/** A user as the admin table shows it: the user plus the number of repositories they added. */
+/**
+ * A user as the admin table shows it: the user plus the number of repositories they added, how
+ * they sign in (`password`, `sso`: a linked single sign-on identity), and whether their admin
+ * flag follows the provider's groups (OIDC_ADMIN_GROUPS; read-only on screen then).
+ */
 export const adminUserSchema = userSchema
-  .extend({ repository_count: z.number().int().nonnegative() })
+  .extend({
+    repository_count: z.number().int().nonnegative(),
+    // Always answered; optional so clients built before single sign-on keep parsing.
+    sign_in_methods: z.array(z.enum(['password', 'sso'])).optional(),
+    admin_follows_groups: z.boolean().optional(),
+  })
   .meta({ id: 'AdminUser' });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 

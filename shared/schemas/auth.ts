@@ -227,6 +227,14 @@ export const userResponseSchema = z.object({ user: userSchema }).meta({ id: 'Use
 export const messageResponseSchema = z.object({ message: z.string() }).meta({ id: 'MessageResponse' });
 export type MessageResponse = z.infer<typeof messageResponseSchema>;
 /**
+ * `POST /auth/logout`: a session that came from single sign-on also answers the provider's
+ * end-session URL (when it has one), where the app sends the browser to end the provider's session.
+ */
+export const logoutResponseSchema = z
+  .object({ message: z.string(), end_session_url: z.string().optional() })
+  .meta({ id: 'LogoutResponse' });
+export type LogoutResponse = z.infer<typeof logoutResponseSchema>;
+/**
  * A password change ends every session, the caller's included; the new pair keeps the caller
  * signed in.
  */

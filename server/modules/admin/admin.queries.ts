@@ -3,9 +3,12 @@ import type { AdminUserFlag } from '#shared/schemas/admin.ts';
 import type { Database, Flag, UserRow } from '../../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
-export type AdminUserRow = UserRow & { repository_count: number };
+export type AdminUserRow = UserRow & { repository_count: number; identity_count: number };
 
-/** Users with the number of repositories each added (admins see private ones too). */
+/**
+ * Users with the number of repositories each added (admins see private ones too) and of the
+ * single sign-on identities linked to them (their sign-in methods).
+ */
 function usersWithRepositoryCount(db: Db) {
   return db
     .selectFrom('users')
@@ -16,11 +19,24 @@ function usersWithRepositoryCount(db: Db) {
         .select(eb.fn.countAll<number>().as('count'))
         .whereRef('repositories.user_id', '=', 'users.id')
         .as('repository_count'),
+    )
+    .select((eb) =>
+      eb
+        .selectFrom('user_identities')
+        .select(eb.fn.countAll<number>().as('count'))
+        .whereRef('user_identities.user_id', '=', 'users.id')
+        .as('identity_count'),
     );
 }
 
-function toAdminRow<T extends UserRow & { repository_count: unknown }>(row: T): AdminUserRow {
-  return { ...row, repository_count: Number(row.repository_count ?? 0) };
+function toAdminRow<T extends UserRow & { repository_count: unknown; identity_count: unknown }>(
+  row: T,
+): AdminUserRow {
+  return {
+    ...row,
+    repository_count: Number(row.repository_count ?? 0),
+    identity_count: Number(row.identity_count ?? 0),
+  };
 }
 
 /** `%term%` for LIKE with `\` as the escape character, so `_` and `%` match themselves. */

@@ -37,7 +37,12 @@ export const ADMIN_MESSAGES = {
   selfDeactivation: 'You cannot deactivate your own account. Ask another admin to do it.',
   lastAdmin:
     'This is the last active admin: promote another user to admin before demoting or deactivating this one.',
+  adminFollowsGroups:
+    'This account signs in with single sign-on and its admin rights follow its groups at the provider (OIDC_ADMIN_GROUPS): change them there.',
 } as const;
+
+/** What a sign-in with single sign-on did to the admin flag (OIDC_ADMIN_GROUPS). */
+export type ProviderAdminChange = 'unchanged' | 'promoted' | 'demoted' | 'last_admin_kept';
 
 export interface AdminDeps {
   db: Kysely<Database>;
@@ -46,6 +51,8 @@ export interface AdminDeps {
   accounts: AccountsService;
   /** Deactivation revokes the member's API tokens; demotion ends their admin scope. */
   apiTokens: Pick<ApiTokensService, 'revokeAll' | 'endAdminScope'>;
+  /** OIDC_ADMIN_GROUPS is set: the admin flag of accounts with a linked identity follows the provider. */
+  adminFollowsGroups: boolean;
 }
 
 export interface ListUsersOptions {
@@ -64,7 +71,19 @@ export class AdminService {
   }
 
   present(row: AdminUserRow): AdminUser {
-    return { ...this.#deps.accounts.present(row), repository_count: row.repository_count };
+    const methods: NonNullable<AdminUser['sign_in_methods']> = [];
+    if (row.password_set === 1) methods.push('password');
+    if (row.identity_count > 0) methods.push('sso');
+    return {
+      ...this.#deps.accounts.present(row),
+      repository_count: row.repository_count,
+      sign_in_methods: methods,
+      admin_follows_groups: this.#followsGroups(row),
+    };
+  }
+
+  #followsGroups(row: AdminUserRow): boolean {
+    return this.#deps.adminFollowsGroups && row.identity_count > 0;
   }
 
   async listUsers(options: ListUsersOptions): Promise<AdminUsersResponse> {
@@ -112,6 +131,9 @@ export class AdminService {
       }
       if (targetId === actorId && flag === 'is_active' && value === 0) {
         throw conflict(ADMIN_MESSAGES.selfDeactivation);
+      }
+      if (flag === 'is_admin' && target.is_admin !== value && this.#followsGroups(target)) {
+        throw conflict(ADMIN_MESSAGES.adminFollowsGroups);
       }
       const removesAnAdmin = reducesAdmins && target.is_admin === 1 && target.is_active === 1;
       if (removesAnAdmin && (await countOtherActiveAdmins(trx, targetId)) === 0) {
@@ -162,6 +184,37 @@ export class AdminService {
         total_stars: repositories.total_stars,
       },
     };
+  }
+
+  /**
+   * A single sign-on sign-in's groups decide the admin flag (OIDC_ADMIN_GROUPS,
+   * docs/product.md#single-sign-on): promotion, or demotion under the same last-admin rule as the
+   * admin screen's, checked in the transaction and in the UPDATE itself. A demotion ends the
+   * account's sessions and admin API tokens as the admin screen's does; audited without an actor.
+   */
+  async setAdminFromProvider(userId: number, admin: boolean): Promise<ProviderAdminChange> {
+    const { db, dialect, clock, accounts } = this.#deps;
+    const value = admin ? 1 : 0;
+    return db.transaction().execute(async (trx) => {
+      if (!admin && dialect === 'postgres') await lockActiveAdmins(trx);
+      const target = await accounts.find(userId, trx);
+      if (!target || target.is_admin === value) return 'unchanged';
+      const now = isoNow(clock);
+      const removesAnAdmin = !admin && target.is_active === 1;
+      if (!(await setUserFlag(trx, userId, 'is_admin', value, now, removesAnAdmin))) return 'last_admin_kept';
+      if (!admin) {
+        await accounts.endSessions(userId, now, trx);
+        await this.#deps.apiTokens.endAdminScope(userId, trx);
+      }
+      await writeAudit(trx, {
+        actorId: null,
+        action: 'oidc.user.admin',
+        target: `user:${userId}`,
+        detail: { field: 'is_admin', old: !admin, new: admin, username: target.username },
+        at: now,
+      });
+      return admin ? 'promoted' : 'demoted';
+    });
   }
 
   // ---- the command line (docs/product.md#command-line) -------------------------------------

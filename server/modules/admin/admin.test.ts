@@ -111,10 +111,15 @@ describe('GET /auth/admin/users', () => {
         'has_slack_webhook',
         'slack_webhook_set_at',
         'repository_count',
+        'sign_in_methods',
+        'admin_follows_groups',
       ].sort(),
     );
     expect(response.body).not.toContain('password_hash');
     expect(response.body).not.toContain('token_version');
+    expect(response.body).not.toContain('password_set');
+    expect(response.body).not.toContain('identity_count');
+    expect(first).toMatchObject({ sign_in_methods: ['password'], admin_follows_groups: false });
     // Ordered by id.
     const ids = body.users.map((user: { id: number }) => user.id);
     expect(ids).toEqual([...ids].sort((a: number, b: number) => a - b));

@@ -6,8 +6,10 @@ import type { SharedQuota } from '../../github/quota.ts';
 import { conflict } from '../../lib/app-error.ts';
 import { type Clock, isoNow } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/passwords.ts';
+import { randomToken } from '../../lib/secret-box.ts';
 import {
   bumpTokenVersion,
+  claimFirstAdmin,
   findUserByEmail,
   findUserById,
   findUserByLogin,
@@ -61,6 +63,51 @@ export class AccountsService {
   /** By username or e-mail, case-insensitively, as sign-in reads them. */
   findByLogin(login: string): Promise<UserRow | undefined> {
     return findUserByLogin(this.#deps.db, login);
+  }
+
+  findByEmail(email: string, db: Kysely<Database> = this.#deps.db): Promise<UserRow | undefined> {
+    return findUserByEmail(db, email);
+  }
+
+  findByUsername(username: string, db: Kysely<Database> = this.#deps.db): Promise<UserRow | undefined> {
+    return findUserByUsername(db, username);
+  }
+
+  /**
+   * The instance's first-admin path for an account just inserted in the caller's transaction:
+   * true for exactly one account ever (sign-up's and single sign-on's first account).
+   */
+  claimFirstAdmin(trx: Kysely<Database>, userId: number, now: string): Promise<boolean> {
+    return claimFirstAdmin(trx, userId, now);
+  }
+
+  /** The hash of a random password nobody is told, for an account made by single sign-on. */
+  unknownPasswordHash(): Promise<string> {
+    return hashPassword(randomToken(32));
+  }
+
+  /**
+   * An account made by single sign-on (docs/product.md#single-sign-on): active, verified (the
+   * provider verified the e-mail), a member, with the hash of a random password nobody knows
+   * (`password_set` 0, from `unknownPasswordHash`, made before the transaction: hashing is slow),
+   * so password sign-in costs the same and fails. Inserted in the caller's transaction; a taken
+   * name or address fails with the unique index's error for the caller.
+   */
+  insertFromProvider(
+    trx: Kysely<Database>,
+    account: { username: string; email: string; first_name: string; last_name: string },
+    passwordHash: string,
+    now: string,
+  ): Promise<UserRow> {
+    return insertUser(trx, {
+      ...account,
+      password_hash: passwordHash,
+      password_set: 0,
+      is_admin: 0,
+      is_verified: 1,
+      is_active: 1,
+      now,
+    });
   }
 
   update(

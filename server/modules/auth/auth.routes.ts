@@ -4,6 +4,7 @@ import {
   emailOnlyBodySchema,
   loginBodySchema,
   loginResponseSchema,
+  logoutResponseSchema,
   messageResponseSchema,
   refreshBodySchema,
   refreshResponseSchema,
@@ -126,8 +127,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Revoke a session',
+        description:
+          'A session that came from single sign-on also answers `end_session_url`, the provider’s sign-out page, when the provider has one.',
         body: refreshBodySchema,
-        response: { 200: messageResponseSchema, ...errors },
+        response: { 200: logoutResponseSchema, ...errors },
       },
     },
     async (request) => service.logout(request.body.refresh_token),

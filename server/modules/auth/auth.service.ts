@@ -5,6 +5,7 @@ import { LINK_REQUEST_ANSWER_MS, RESET_LINK_HOURS, VERIFICATION_LINK_HOURS } fro
 import type {
   ChangePasswordResponse,
   LoginResponse,
+  LogoutResponse,
   RegisterBody,
   SuccessResponse,
   User,
@@ -68,7 +69,17 @@ export const MESSAGES = {
   loggedOutEverywhere:
     'Signed out of every session. API tokens are not sessions and keep working: revoke them in Settings → API tokens.',
   loginOk: 'Login successful',
+  passwordLoginOff:
+    'Password sign-in is turned off on this instance: sign in with single sign-on. (Registration and password reset are off too.)',
 } as const;
+
+/**
+ * Sign-out's part in single sign-on (the oidc module): the provider's end-session URL of the
+ * session's refresh family when it came from the provider, forgetting its ID token.
+ */
+export interface SignOutHook {
+  endSessionUrl(familyId: string): Promise<string | undefined>;
+}
 
 /**
  * Where a one-time link's mail goes: queued in the link's own transaction, so the link and its
@@ -101,6 +112,8 @@ export interface AuthDeps {
   outbox: LinkOutbox;
   /** The Atom feed's token, revoked by "sign out everywhere". */
   feedTokens: FeedTokens;
+  /** Single sign-on's sign-out (the provider's end-session URL). */
+  signOut?: SignOutHook;
 }
 
 /**
@@ -120,6 +133,7 @@ export class AuthService {
   async register(body: RegisterBody): Promise<{ message: string }> {
     const { outbox } = this.#deps;
     const { config } = this.#deps;
+    this.#requirePasswordLogin();
     if (config.registration === 'closed') throw new AppError(403, 'forbidden', MESSAGES.registrationClosed);
     // The account and the first-admin claim are one change: of simultaneous registrations on
     // an empty instance exactly one becomes its administrator, verified at once; the others
@@ -155,7 +169,13 @@ export class AuthService {
     return user ? `user:${user.id}` : `unknown:${normalised}`;
   }
 
+  /** PASSWORD_LOGIN=off: password sign-in, registration and reset are refused (403). */
+  #requirePasswordLogin(): void {
+    if (!this.#deps.config.passwordLogin) throw new AppError(403, 'forbidden', MESSAGES.passwordLoginOff);
+  }
+
   async login(login: string, password: string, rememberMe: boolean): Promise<LoginResponse> {
+    this.#requirePasswordLogin();
     const { db, tokens, clock } = this.#deps;
     const user = await findUserByLogin(db, login);
     const ok = user ? await verifyPassword(user.password_hash, password) : await verifyAgainstDummy(password);
@@ -193,11 +213,13 @@ export class AuthService {
 
   /** Same answer, after the same work, whether or not the address exists (docs/security.md#b1). */
   async forgotPassword(email: string): Promise<SuccessResponse> {
+    this.#requirePasswordLogin();
     await this.#requestEmailLink(email, 'reset', (user) => user.is_active === 1);
     return { success: true, message: MESSAGES.forgot };
   }
 
   async verifyResetToken(token: string): Promise<SuccessResponse> {
+    this.#requirePasswordLogin();
     const row = await findEmailToken(this.#deps.db, 'reset', hashToken(token));
     const now = isoNow(this.#deps.clock);
     if (!row || row.used_at !== null || row.expires_at <= now) throw badRequest(MESSAGES.resetInvalid);
@@ -205,6 +227,7 @@ export class AuthService {
   }
 
   async resetPassword(token: string, newPassword: string): Promise<SuccessResponse> {
+    this.#requirePasswordLogin();
     const { db, clock } = this.#deps;
     const now = isoNow(clock);
     const passwordHash = await hashPassword(newPassword);
@@ -215,7 +238,8 @@ export class AuthService {
       if (userId === undefined) return undefined;
       const row = await findUserById(trx, userId);
       if (row?.is_active !== 1) return undefined;
-      await updateUser(trx, userId, { password_hash: passwordHash, updated_at: now });
+      // An account made by single sign-on has a password of its own from now on.
+      await updateUser(trx, userId, { password_hash: passwordHash, password_set: 1, updated_at: now });
       await this.#deps.accounts.endSessions(userId, now, trx);
       await voidEmailTokens(trx, userId, 'reset', now);
       return row;
@@ -258,10 +282,19 @@ export class AuthService {
     return { message: MESSAGES.passwordChanged, ...session };
   }
 
-  async logout(refreshToken: string): Promise<{ message: string }> {
+  /**
+   * Ends the session of a refresh token. A session that came from single sign-on answers the
+   * provider's end-session URL too, when it offers one: the web app goes there to end the
+   * provider's session (docs/product.md#single-sign-on).
+   */
+  async logout(refreshToken: string): Promise<LogoutResponse> {
     const family = await this.#deps.tokens.familyOf(refreshToken);
-    if (family) await revokeFamily(this.#deps.db, family.familyId, isoNow(this.#deps.clock));
-    return { message: MESSAGES.loggedOut };
+    if (!family) return { message: MESSAGES.loggedOut };
+    await revokeFamily(this.#deps.db, family.familyId, isoNow(this.#deps.clock));
+    const endSessionUrl = await this.#deps.signOut?.endSessionUrl(family.familyId);
+    return endSessionUrl
+      ? { message: MESSAGES.loggedOut, end_session_url: endSessionUrl }
+      : { message: MESSAGES.loggedOut };
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import * as client from 'openid-client';
+import { REMEMBER_ME_HOURS, SESSION_HOURS } from '#shared/constants.ts';
 import type {
   AdminSignIn,
   AuthProviders,
@@ -405,8 +406,11 @@ export class OidcService {
         user_id: user.id,
         id_token_enc: box.seal(payload.id_token, `oidc-session:${family.familyId}`),
         created_at: now.toISOString(),
-        // A session lives at most 30 days (remember me); the row goes with its family's end.
-        expires_at: addSeconds(now, 30 * 86_400).toISOString(),
+        // The family's own absolute lifetime; swept at the account's next single sign-on.
+        expires_at: addSeconds(
+          now,
+          (payload.remember_me ? REMEMBER_ME_HOURS : SESSION_HOURS) * 3600,
+        ).toISOString(),
       });
     }
     return {

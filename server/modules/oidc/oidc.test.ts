@@ -18,6 +18,7 @@ import {
   type TestProvider,
 } from '../../../test/helpers/oidc-provider.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { ADMIN_MESSAGES } from '../admin/admin.service.ts';
 import { MESSAGES } from '../auth/auth.service.ts';
@@ -372,6 +373,29 @@ describe('admin groups (OIDC_ADMIN_GROUPS)', () => {
   });
 });
 
+describe('several instances on one database', () => {
+  it('finishes on one instance a sign-in another started; the code is exchanged on the first', async () => {
+    const second = await buildApp(t.config, {
+      database: { db: t.app.db, dialect: t.app.dbDialect },
+      clock,
+      logStream: { write: (line) => void logLines.push(line) },
+    });
+    try {
+      await second.ready();
+      provider.accounts.set('jane', { email: 'jane@example.com', email_verified: true });
+      const started = await start(t.app);
+      const url = await signInAtProvider(started.location, 'jane', { appUrl: APP_URL });
+      const code = (await callback(second, url, started.browser)).params.get('oidc_code') ?? '';
+      expect(code).not.toBe('');
+      const response = await exchange(t.app, code);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(oidcSignInResponseSchema.parse(response.json()).user.email).toBe('jane@example.com');
+    } finally {
+      await second.close();
+    }
+  });
+});
+
 describe('refusals', () => {
   it('refuses a callback without the browser binding, from another browser, twice, or expired', async () => {
     provider.accounts.set('erin', { email: 'erin@example.com', email_verified: true });
@@ -427,7 +451,32 @@ describe('refusals', () => {
       clock.reset();
     }
     expect((await exchange(t.app, 'not-a-code')).statusCode).toBe(400);
-    expect(LINK_CODE_SECONDS).toBeGreaterThan(SESSION_CODE_SECONDS);
+  });
+
+  it('refuses an expired link code, even with the right password', async () => {
+    const ivy = await createUser(t.app, { email: 'ivy@example.com' });
+    provider.accounts.set('ivy', { email: 'ivy@example.com', email_verified: true });
+    const code = (await signIn(t.app, 'ivy')).params.get('oidc_link') ?? '';
+    expect(code).not.toBe('');
+    clock.advance(LINK_CODE_SECONDS + 1);
+    try {
+      const late = await t.app.inject({
+        method: 'POST',
+        url: '/auth/oidc/link',
+        payload: { code, password: ivy.password },
+        remoteAddress: nextAddress(),
+      });
+      expect(late.statusCode).toBe(400);
+      expect(late.json().message).toBe(OIDC_MESSAGES.codeInvalid);
+    } finally {
+      clock.reset();
+    }
+    const identities = await t.app.db
+      .selectFrom('user_identities')
+      .selectAll()
+      .where('user_id', '=', ivy.id)
+      .execute();
+    expect(identities).toEqual([]);
   });
 
   it('says so when the person declines consent at the provider', async () => {

@@ -376,7 +376,8 @@ describe('admin groups (OIDC_ADMIN_GROUPS)', () => {
 describe('several instances on one database', () => {
   it('finishes on one instance a sign-in another started; the code is exchanged on the first', async () => {
     const second = await buildApp(t.config, {
-      database: { db: t.app.db, dialect: t.app.dbDialect },
+      // The first instance's database; closed with it, not with this one.
+      database: { db: t.app.db, dialect: t.app.dbDialect, close: async () => undefined },
       clock,
       logStream: { write: (line) => void logLines.push(line) },
     });

@@ -98,6 +98,14 @@ export const oidcLinkBodySchema = z.object({
 });
 export type OidcLinkBody = z.input<typeof oidcLinkBodySchema>;
 
+export const oidcLinkDetailsBodySchema = z.object({ code: oneTimeCode });
+
+/** `POST /auth/oidc/link/details`: which account "Link your account" links, to show it. */
+export const oidcLinkDetailsSchema = z
+  .object({ email: z.string(), expires_at: z.string() })
+  .meta({ id: 'OidcLinkDetails' });
+export type OidcLinkDetails = z.infer<typeof oidcLinkDetailsSchema>;
+
 /** The answer of password sign-in, and where the app goes next (`return_to` given at start). */
 export const oidcSignInResponseSchema = loginResponseSchema
   .extend({ return_to: z.string().nullable() })

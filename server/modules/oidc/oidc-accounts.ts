@@ -9,6 +9,16 @@ import { randomToken } from '../../lib/secret-box.ts';
 import type { AccountsService } from '../auth/accounts.service.ts';
 import * as queries from './oidc.queries.ts';
 
+/** What the single sign-on calls answer when they refuse. */
+export const OIDC_MESSAGES = {
+  notConfigured: 'Single sign-on is not configured on this instance.',
+  codeInvalid: 'This sign-in code is invalid, expired or already used. Sign in again.',
+  linkPasswordWrong: 'Incorrect password for the account with this e-mail address.',
+  alreadyLinked: 'This sign-in is already linked to an account.',
+  inactive: 'Your account has been deactivated. Please contact an administrator.',
+  loginOk: 'Login successful',
+} as const;
+
 /** A sign-in that cannot go through: the app URL carries `code`, the admin section `detail`. */
 export class SignInFailure extends Error {
   readonly code: OidcErrorCode;

@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import type { AdminSignIn } from '#shared/schemas/oidc.ts';
+import type { AdminSignIn, AuthProviders } from '#shared/schemas/oidc.ts';
 import type { AppConfig } from '../../config.ts';
 import { type Clock, isoNow } from '../../lib/clock.ts';
 
@@ -140,6 +140,19 @@ export function describeProvider(provider: OidcProviderClient | undefined): Admi
       userinfo_endpoint: metadata?.userinfo_endpoint ?? null,
       end_session_endpoint: metadata?.end_session_endpoint ?? null,
       jwks_uri: metadata?.jwks_uri ?? null,
+    },
+  };
+}
+
+/** `GET /auth/providers`: what the sign-in screen offers. */
+export function describeSignInMethods(config: AppConfig, oidcEnabled: boolean): AuthProviders {
+  return {
+    password: config.passwordLogin,
+    registration: config.passwordLogin && config.registration === 'open',
+    oidc: {
+      enabled: oidcEnabled,
+      button_text: config.oidcButtonText,
+      auto_redirect: oidcEnabled && config.oidcAutoRedirect,
     },
   };
 }

@@ -9,6 +9,8 @@ import {
   oidcCallbackQuerySchema,
   oidcExchangeBodySchema,
   oidcLinkBodySchema,
+  oidcLinkDetailsBodySchema,
+  oidcLinkDetailsSchema,
   oidcSignInResponseSchema,
   oidcStartQuerySchema,
 } from '#shared/schemas/oidc.ts';
@@ -180,6 +182,21 @@ export const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => service.link(request.body.code, request.body.password),
+  );
+
+  app.post(
+    '/auth/oidc/link/details',
+    {
+      config: { access: 'public' },
+      onRequest: limit(perClient('oidc-link-details', 60)),
+      schema: {
+        tags: ['auth'],
+        summary: 'The e-mail of the account a link code links, for the "Link your account" form',
+        body: oidcLinkDetailsBodySchema,
+        response: { 200: oidcLinkDetailsSchema, ...errors },
+      },
+    },
+    async (request) => service.linkDetails(request.body.code),
   );
 
   app.get(

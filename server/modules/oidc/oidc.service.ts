@@ -7,6 +7,7 @@ import type {
   AuthProviders,
   LinkedIdentities,
   OidcErrorCode,
+  OidcLinkDetails,
   OidcSignInResponse,
 } from '#shared/schemas/oidc.ts';
 import type { AppConfig } from '../../config.ts';
@@ -23,8 +24,14 @@ import type { AccountsService } from '../auth/accounts.service.ts';
 import type { TokenService } from '../auth/tokens.service.ts';
 import type { CodePayload, StateSecrets } from './oidc.queries.ts';
 import * as queries from './oidc.queries.ts';
-import { createProviderAccount, readGroups, SignInFailure } from './oidc-accounts.ts';
-import { describeError, describeProvider, isUnreachable, OidcProviderClient } from './oidc-client.ts';
+import { createProviderAccount, OIDC_MESSAGES, readGroups, SignInFailure } from './oidc-accounts.ts';
+import {
+  describeError,
+  describeProvider,
+  describeSignInMethods,
+  isUnreachable,
+  OidcProviderClient,
+} from './oidc-client.ts';
 
 /** How long a sign-in may stay at the provider (start → callback). */
 export const STATE_SECONDS = 10 * 60;
@@ -34,15 +41,6 @@ export const SESSION_CODE_SECONDS = 2 * 60;
 export const LINK_CODE_SECONDS = 10 * 60;
 /** Sign-in events the admin section shows. */
 const EVENTS_SHOWN = 50;
-
-export const OIDC_MESSAGES = {
-  notConfigured: 'Single sign-on is not configured on this instance.',
-  codeInvalid: 'This sign-in code is invalid, expired or already used. Sign in again.',
-  linkPasswordWrong: 'Incorrect password for the account with this e-mail address.',
-  alreadyLinked: 'This sign-in is already linked to an account.',
-  inactive: 'Your account has been deactivated. Please contact an administrator.',
-  loginOk: 'Login successful',
-} as const;
 
 export interface OidcDeps {
   db: Kysely<Database>;
@@ -82,16 +80,7 @@ export class OidcService {
   }
 
   providers(): AuthProviders {
-    const { config } = this.#deps;
-    return {
-      password: config.passwordLogin,
-      registration: config.passwordLogin && config.registration === 'open',
-      oidc: {
-        enabled: this.enabled,
-        button_text: config.oidcButtonText,
-        auto_redirect: this.enabled && config.oidcAutoRedirect,
-      },
-    };
+    return describeSignInMethods(this.#deps.config, this.enabled);
   }
 
   /** The callback URL registered at the provider. */
@@ -352,11 +341,9 @@ export class OidcService {
    * wrong password keeps the code (until it expires; the route limits attempts).
    */
   async link(code: string, password: string): Promise<OidcSignInResponse> {
-    this.#requireProvider();
     const { db, clock, accounts } = this.#deps;
-    const row = await queries.findExchangeCode(db, hashToken(code), 'link');
+    const row = await this.#liveLinkCode(code);
     const now = isoNow(clock);
-    if (!row || row.used_at !== null || row.expires_at <= now) throw badRequest(OIDC_MESSAGES.codeInvalid);
     const user = await this.#deps.accounts.find(row.user_id);
     if (!user || !(await verifyPassword(user.password_hash, password))) {
       throw unauthorized(OIDC_MESSAGES.linkPasswordWrong);
@@ -387,6 +374,24 @@ export class OidcService {
     const updated = await this.#deps.accounts.find(user.id);
     if (updated?.is_active !== 1) throw new AppError(403, 'forbidden', OIDC_MESSAGES.inactive);
     return this.#startSession(updated, payload);
+  }
+
+  /** `POST /auth/oidc/link/details`: the e-mail of the account a link code links (to show it). */
+  async linkDetails(code: string): Promise<OidcLinkDetails> {
+    const row = await this.#liveLinkCode(code);
+    return {
+      email: this.#openPayload(row.payload_enc, row.code_hash).email ?? '',
+      expires_at: row.expires_at,
+    };
+  }
+
+  async #liveLinkCode(code: string) {
+    this.#requireProvider();
+    const row = await queries.findExchangeCode(this.#deps.db, hashToken(code), 'link');
+    if (!row || row.used_at !== null || row.expires_at <= isoNow(this.#deps.clock)) {
+      throw badRequest(OIDC_MESSAGES.codeInvalid);
+    }
+    return row;
   }
 
   #openPayload(sealed: string, codeHash: string): CodePayload {

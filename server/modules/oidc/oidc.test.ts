@@ -22,8 +22,8 @@ import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { ADMIN_MESSAGES } from '../admin/admin.service.ts';
 import { MESSAGES } from '../auth/auth.service.ts';
-import { LINK_CODE_SECONDS, OIDC_MESSAGES, SESSION_CODE_SECONDS, STATE_SECONDS } from './oidc.service.ts';
-import { fitUsername } from './oidc-accounts.ts';
+import { LINK_CODE_SECONDS, SESSION_CODE_SECONDS, STATE_SECONDS } from './oidc.service.ts';
+import { fitUsername, OIDC_MESSAGES } from './oidc-accounts.ts';
 
 const APP_URL = 'http://tracker.test';
 const clock = createFakeClock();
@@ -281,6 +281,14 @@ describe('an existing password account with the same e-mail', () => {
         payload: { code: linkCode, password },
         remoteAddress: nextAddress(),
       });
+    const details = await t.app.inject({
+      method: 'POST',
+      url: '/auth/oidc/link/details',
+      payload: { code: linkCode },
+      remoteAddress: nextAddress(),
+    });
+    expect(details.statusCode).toBe(200);
+    expect(details.json()).toMatchObject({ email: 'bob@example.com' });
     const wrong = await link('Wrong-passw0rd');
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json().message).toBe(OIDC_MESSAGES.linkPasswordWrong);
@@ -293,8 +301,15 @@ describe('an existing password account with the same e-mail', () => {
     secrets.add(body.access_token);
     secrets.add(body.refresh_token);
     expect(body.user).toMatchObject({ id: bob.id, username: 'bob_password' });
-    // Spent: the same code links nothing twice.
+    // Spent: the same code links nothing twice, and tells nothing more.
     expect((await link(bob.password)).statusCode).toBe(400);
+    const spent = await t.app.inject({
+      method: 'POST',
+      url: '/auth/oidc/link/details',
+      payload: { code: linkCode },
+      remoteAddress: nextAddress(),
+    });
+    expect(spent.statusCode).toBe(400);
     // From now on the provider signs bob in directly, and the password still works.
     expect((await signedIn(t.app, 'bob')).user.id).toBe(bob.id);
     await login(t.app, { email_or_username: 'bob@example.com', password: bob.password });

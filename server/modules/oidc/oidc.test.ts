@@ -469,6 +469,24 @@ describe('refusals', () => {
     expect((await exchange(t.app, 'not-a-code')).statusCode).toBe(400);
   });
 
+  it('counts password attempts per link code, whichever address they come from', async () => {
+    const kim = await createUser(t.app, { email: 'kim@example.com' });
+    provider.accounts.set('kim', { email: 'kim@example.com', email_verified: true });
+    const code = (await signIn(t.app, 'kim')).params.get('oidc_link') ?? '';
+    const link = (password: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/auth/oidc/link',
+        payload: { code, password },
+        remoteAddress: nextAddress(),
+      });
+    for (let attempt = 0; attempt < 5; attempt += 1)
+      expect((await link(`Wrong-${attempt}`)).statusCode).toBe(401);
+    const limited = await link(kim.password);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().code).toBe('rate_limited');
+  });
+
   it('refuses an expired link code, even with the right password', async () => {
     const ivy = await createUser(t.app, { email: 'ivy@example.com' });
     provider.accounts.set('ivy', { email: 'ivy@example.com', email_verified: true });

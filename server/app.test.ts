@@ -57,6 +57,7 @@ describe('system calls', () => {
       api_version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       git_commit: '0123456789abcdef0123456789abcdef01234567',
       badges: false,
+      public_pages: false,
     });
   });
 

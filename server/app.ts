@@ -32,6 +32,7 @@ import { meRoutes } from './modules/me/me.routes.ts';
 import { createMailer, type Mailer } from './modules/messages/mail-transport.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
 import { oidcRoutes } from './modules/oidc/oidc.routes.ts';
+import { publicPagesRoutes } from './modules/public-pages/public-pages.routes.ts';
 import { radarRoutes } from './modules/radar/radar.routes.ts';
 import { releasesRoutes } from './modules/releases/releases.routes.ts';
 import { repositoryHealthRoutes } from './modules/repository-health/repository-health.routes.ts';
@@ -98,6 +99,7 @@ const MODULE_ROUTES = [
   notificationRoutes,
   viewsRoutes,
   badgesRoutes,
+  publicPagesRoutes,
   mcpRoutes,
 ] as const;
 
@@ -218,6 +220,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     appName: config.appName,
     apiVersion: packageJson.version,
     badges: config.publicBadges,
+    publicPages: config.publicPages,
     gitCommit: resolveGitCommit(config.gitCommit),
     startedAt: clock.now().getTime(),
     github,

@@ -110,6 +110,11 @@ export const configSchema = z
     // Status badges of public repositories for READMEs, `GET /badge/{owner}/{name}/{kind}.svg`
     // (`off`: every badge answers 404) (docs/product.md#badges).
     PUBLIC_BADGES: z.enum(['on', 'off']).default('off'),
+    // Public read-only pages of published views and radar editions, `/p/{slug}` (`off`: every
+    // public page answers 404 and nothing can be published); `PUBLIC_PAGES_INDEX=on` lets search
+    // engines index them (docs/product.md#public-pages).
+    PUBLIC_PAGES: z.enum(['on', 'off']).default('off'),
+    PUBLIC_PAGES_INDEX: z.enum(['on', 'off']).default('off'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // `pretty` (coloured text lines) or `json` (one object a line); unset: pretty when standard
     // output is a terminal, JSON otherwise (server/lib/log-format.ts).
@@ -220,6 +225,8 @@ export const configSchema = z
       digestHour: env.DIGEST_HOUR,
       decisionsBy: env.DECISIONS_BY,
       publicBadges: env.PUBLIC_BADGES === 'on',
+      publicPages: env.PUBLIC_PAGES === 'on',
+      publicPagesIndex: env.PUBLIC_PAGES_INDEX === 'on',
       logLevel: env.LOG_LEVEL,
       logFormat: env.LOG_FORMAT,
       gitCommit: env.GIT_COMMIT,

@@ -40,6 +40,7 @@ import { NotificationDeliveryService } from './modules/notifications/notificatio
 import { NotificationSettingsService } from './modules/notifications/notification-settings.service.ts';
 import { notificationJobs } from './modules/notifications/notifications.jobs.ts';
 import { OidcService } from './modules/oidc/oidc.service.ts';
+import { PublicPagesService } from './modules/public-pages/public-pages.service.ts';
 import { AtRiskService } from './modules/radar/at-risk.service.ts';
 import { radarJobs } from './modules/radar/radar.jobs.ts';
 import { RadarService } from './modules/radar/radar.service.ts';
@@ -335,6 +336,7 @@ export function buildServices(deps: ServiceDeps) {
     ...backupJobs({ backups, schedule: config.backupSchedule, log: log.child({ component: 'backups' }) }),
   );
 
+  const savedViews = new SavedViewsService({ db, clock });
   return {
     jobs,
     registry,
@@ -362,9 +364,10 @@ export function buildServices(deps: ServiceDeps) {
     versions,
     notificationSettings,
     notificationDelivery,
-    savedViews: new SavedViewsService({ db, clock }),
+    savedViews,
     bulk: new BulkService({ db, catalogue, decisions, jobs, clock }),
     activity,
-    badges: new BadgesService({ db, enabled: config.publicBadges }),
+    badges: new BadgesService({ db, enabled: config.publicBadges, editionsPublished: config.publicPages }),
+    publicPages: new PublicPagesService({ db, clock, config, catalogueQuery, savedViews, activity }),
   };
 }

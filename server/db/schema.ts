@@ -12,6 +12,7 @@ import type {
   RepositoryPackagesTable,
 } from './schema-health.ts';
 import type { OidcTables } from './schema-oidc.ts';
+import type { PublicPageTables } from './schema-public-pages.ts';
 import type { RadarTables } from './schema-radar.ts';
 
 /** Table types for Kysely. Timestamps are ISO-8601 UTC strings on both dialects (rows and backups alike). */
@@ -407,7 +408,7 @@ export interface RepositoryTrashTable {
   rows: string;
 }
 
-export interface Database extends DecisionTables, RadarTables, ApiTokenTables, OidcTables {
+export interface Database extends DecisionTables, RadarTables, ApiTokenTables, OidcTables, PublicPageTables {
   repositories: RepositoriesTable;
   repository_commits: RepositoryCommitsTable;
   repository_health: RepositoryHealthTable;

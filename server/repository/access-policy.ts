@@ -14,6 +14,11 @@ import { findRepositoryByName } from './repository.queries.ts';
 export interface Viewer {
   id: number;
   is_admin: boolean;
+  /**
+   * A published page's reader (docs/product.md#public-pages): "added by me" is `id` (the
+   * publisher), but no private repository is visible, whatever `id` may see.
+   */
+  public_only?: boolean;
 }
 
 export const REPOSITORY_NOT_FOUND = 'Repository not found in database';
@@ -21,11 +26,13 @@ export const REPOSITORY_NOT_FOUND = 'Repository not found in database';
 type Row = Pick<RepositoryRow, 'id' | 'private'>;
 
 export async function canSee(db: Kysely<Database>, viewer: Viewer, row: Row): Promise<boolean> {
+  if (viewer.public_only) return row.private === 0;
   return row.private === 0 || viewer.is_admin || (await hasAccess(db, row.id, viewer.id));
 }
 
 /** The access half of the rule, for a query already limited to private rows. */
 export function hasProvenAccess(eb: ExpressionBuilder<Database, 'repositories'>, viewer: Viewer) {
+  if (viewer.public_only) return sql<boolean>`1 = 0`;
   return eb.exists(
     eb
       .selectFrom('repository_access')
@@ -37,6 +44,7 @@ export function hasProvenAccess(eb: ExpressionBuilder<Database, 'repositories'>,
 
 /** `canSee` as SQL: the rows of `query` the viewer may see. */
 export function visibleTo<O>(query: SelectQueryBuilder<Database, 'repositories', O>, viewer: Viewer) {
+  if (viewer.public_only) return query.where('repositories.private', '=', 0);
   if (viewer.is_admin) return query;
   return query.where((eb) => eb.or([eb('repositories.private', '=', 0), hasProvenAccess(eb, viewer)]));
 }

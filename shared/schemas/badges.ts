@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { toFullName } from '../repository-input.ts';
 
-/** What a badge can show; `status` (the radar ring) answers 404 until radar editions can be published. */
+/** What a badge can show; `status` is the ring in the newest published radar edition (404 when in none). */
 export const BADGE_KINDS = ['stars', 'growth', 'health', 'release', 'advisories', 'status'] as const;
 export type BadgeKind = (typeof BADGE_KINDS)[number];
 

@@ -37,6 +37,7 @@ export const versionResponseSchema = z
     api_version: z.string(),
     git_commit: z.string().nullable(),
     badges: z.boolean(),
+    public_pages: z.boolean().describe('PUBLIC_PAGES: whether views and radar editions can be published'),
   })
   .meta({ id: 'VersionInfo' });
 export type VersionResponse = z.infer<typeof versionResponseSchema>;

@@ -18,6 +18,7 @@ export const testVersion: VersionResponse = {
   api_version: '1.2.3',
   git_commit: '0123456789abcdef0123456789abcdef01234567',
   badges: false,
+  public_pages: false,
 };
 
 export function buildUser(overrides: Partial<User> = {}): User {

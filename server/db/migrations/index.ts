@@ -28,6 +28,7 @@ import * as radar from './2026-11-29-0200-radar.ts';
 import * as decisionListAndComments from './2026-11-29-0300-decision-list-and-comments.ts';
 import * as apiTokens from './2026-11-29-0400-api-tokens.ts';
 import * as oidcSignIn from './2026-11-29-0500-oidc-sign-in.ts';
+import * as publicPages from './2026-11-29-0600-public-pages.ts';
 
 /**
  * Every migration, listed explicitly so boot needs no directory scan and the bundle-free
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-0300-decision-list-and-comments': decisionListAndComments,
   '2026-11-29-0400-api-tokens': apiTokens,
   '2026-11-29-0500-oidc-sign-in': oidcSignIn,
+  '2026-11-29-0600-public-pages': publicPages,
 };

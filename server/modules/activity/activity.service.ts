@@ -5,6 +5,7 @@ import {
   type ActivityEvent,
   type ActivityPage,
   type ActivityQuery,
+  type EventType,
   FEED_ENTRIES,
   type FeedTokenCreated,
   type FeedTokenStatus,
@@ -29,6 +30,22 @@ export interface ActivityDeps {
   clock: Clock;
   config: Pick<AppConfig, 'appName' | 'publicUrl'>;
 }
+
+/** What a public page's Atom carries: what GitHub did (and the health it implies), nothing members did. */
+export const PUBLIC_EVENT_TYPES: readonly EventType[] = [
+  'release_published',
+  'archived',
+  'unarchived',
+  'license_changed',
+  'renamed',
+  'gone',
+  'description_changed',
+  'topics_changed',
+  'star_milestone',
+  'stale',
+  'health_dropped',
+  'advisory_published',
+];
 
 /** The one answer to a feed token that is missing, wrong or revoked: no hint which. */
 export const FEED_TOKEN_INVALID = 'This feed address is not valid (its token may have been revoked).';
@@ -73,6 +90,34 @@ export class ActivityService {
   }
 
   // ---- the Atom feed ---------------------------------------------------------------------------
+
+  /**
+   * A published view's Atom (docs/product.md#public-pages): what GitHub did in these public
+   * repositories, newest first — never what members wrote or decided, nor who added what.
+   */
+  async publicAtom(
+    repositoryIds: readonly number[],
+    feed: { id: string; title: string; self: string; alternate: string; now: string },
+  ): Promise<string> {
+    const { db, config } = this.#deps;
+    const rows = await queries.listPublicEvents(db, repositoryIds, PUBLIC_EVENT_TYPES, FEED_ENTRIES);
+    const events = rows.flatMap((row) => {
+      const event = presentEvent(row);
+      return event ? [{ ...event, actor: undefined }] : [];
+    });
+    return buildAtomFeed({
+      appName: config.appName,
+      publicUrl: config.publicUrl,
+      tag: null,
+      events,
+      now: feed.now,
+      feed: {
+        ...feed,
+        // Readers of a public page are not members: entries link to GitHub, not into the app.
+        entryLink: (event) => `https://github.com/${event.repository.id}`,
+      },
+    });
+  }
 
   /** `GET /feeds/activity.atom`: the token owner's view of the activity, as Atom. */
   async atomFeed(token: string, tag: string | undefined): Promise<string> {

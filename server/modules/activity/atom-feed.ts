@@ -15,6 +15,17 @@ export interface AtomFeedInput {
   events: readonly ActivityEvent[];
   /** When the document was made: its `updated` when there are no entries. */
   now: string;
+  /**
+   * Another feed than the members' activity (a public page's, docs/product.md#public-pages): its
+   * id (under the instance's tag URI), title, own address and page, and where entries link to.
+   */
+  feed?: {
+    id: string;
+    title: string;
+    self: string;
+    alternate: string;
+    entryLink: (event: ActivityEvent) => string;
+  };
 }
 
 /** A date in the tag URIs' authority: fixed, so ids never change (RFC 4151). */
@@ -23,11 +34,17 @@ const TAG_DATE = '2026-11-25';
 export function buildAtomFeed(input: AtomFeedInput): string {
   const { appName, publicUrl, tag, events } = input;
   const authority = `tag:${hostOf(publicUrl)},${TAG_DATE}:`;
-  const feedId = `${authority}activity${tag ? `/tag/${encodeURIComponent(tag.toLowerCase())}` : ''}`;
-  const title = tag ? `${appName}: activity of tag ${tag}` : `${appName}: activity`;
+  const feedId = `${authority}${input.feed?.id ?? `activity${tag ? `/tag/${encodeURIComponent(tag.toLowerCase())}` : ''}`}`;
+  const title = input.feed?.title ?? (tag ? `${appName}: activity of tag ${tag}` : `${appName}: activity`);
   // The self link leaves the token out: the document may be shared or cached where the token
   // must not travel (a reader keeps the address it was given).
-  const self = `${publicUrl}/feeds/activity.atom${tag ? `?tag=${encodeURIComponent(tag)}` : ''}`;
+  const self =
+    input.feed?.self ?? `${publicUrl}/feeds/activity.atom${tag ? `?tag=${encodeURIComponent(tag)}` : ''}`;
+  const alternate =
+    input.feed?.alternate ?? `${publicUrl}/#/activity${tag ? `?tag=${encodeURIComponent(tag)}` : ''}`;
+  const entryLink =
+    input.feed?.entryLink ??
+    ((event: ActivityEvent) => `${publicUrl}/#/repo/${encodeRouteId(event.repository.id)}`);
   const updated = events[0]?.occurred_at ?? input.now;
   const lines = [
     '<?xml version="1.0" encoding="utf-8"?>',
@@ -36,7 +53,7 @@ export function buildAtomFeed(input: AtomFeedInput): string {
     `  <title>${xmlText(title)}</title>`,
     `  <updated>${xmlText(updated)}</updated>`,
     `  <link rel="self" type="application/atom+xml" href="${xmlText(self)}"/>`,
-    `  <link rel="alternate" type="text/html" href="${xmlText(`${publicUrl}/#/activity${tag ? `?tag=${encodeURIComponent(tag)}` : ''}`)}"/>`,
+    `  <link rel="alternate" type="text/html" href="${xmlText(alternate)}"/>`,
     `  <author><name>${xmlText(appName)}</name></author>`,
     `  <generator>${xmlText(appName)}</generator>`,
   ];
@@ -49,7 +66,7 @@ export function buildAtomFeed(input: AtomFeedInput): string {
       `    <title>${xmlText(sentence)}</title>`,
       `    <updated>${xmlText(event.occurred_at)}</updated>`,
       `    <published>${xmlText(event.occurred_at)}</published>`,
-      `    <link rel="alternate" type="text/html" href="${xmlText(`${publicUrl}/#/repo/${encodeRouteId(event.repository.id)}`)}"/>`,
+      `    <link rel="alternate" type="text/html" href="${xmlText(entryLink(event))}"/>`,
       ...(event.actor ? [`    <author><name>${xmlText(event.actor.name)}</name></author>`] : []),
       `    <category term="${xmlText(event.type)}"/>`,
       `    <content type="text">${xmlText(detail ? `${sentence}.\n${detail}` : `${sentence}.`)}</content>`,

@@ -1,4 +1,4 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { EventType, NewEvent } from '#shared/schemas/activity.ts';
 import type { Database } from '../../db/schema.ts';
 
@@ -194,5 +194,41 @@ export async function touchFeedToken(db: Db, tokenHash: string, now: string): Pr
     .updateTable('feed_tokens')
     .set({ last_used_at: now })
     .where('token_hash', '=', tokenHash)
+    .execute();
+}
+
+/**
+ * The newest events of these public repositories, of these types only, with no member named (a
+ * public page's Atom): newest first by the primary key, the repositories' own index narrowing it.
+ */
+export function listPublicEvents(
+  db: Kysely<Database>,
+  repositoryIds: readonly number[],
+  types: readonly EventType[],
+  limit: number,
+): Promise<EventRow[]> {
+  if (repositoryIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('repository_events')
+    .innerJoin('repositories', 'repositories.id', 'repository_events.repository_id')
+    .select([
+      'repository_events.id',
+      'repository_events.type',
+      'repository_events.occurred_at',
+      'repository_events.created_at as detected_at',
+      'repository_events.data',
+      sql<null>`null`.as('user_id'),
+      'repository_events.repository_id',
+      'repositories.full_name',
+      'repositories.name',
+      sql<null>`null`.as('actor_first_name'),
+      sql<null>`null`.as('actor_last_name'),
+      sql<null>`null`.as('actor_username'),
+    ])
+    .where('repository_events.repository_id', 'in', [...repositoryIds])
+    .where('repository_events.type', 'in', [...types])
+    .where('repositories.private', '=', 0)
+    .orderBy('repository_events.id', 'desc')
+    .limit(limit)
     .execute();
 }

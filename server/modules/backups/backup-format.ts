@@ -52,6 +52,7 @@ export const BACKUP_TABLES: readonly { name: string; key: readonly string[] }[] 
   { name: 'radar_editions', key: ['id'] },
   { name: 'radar_edition_quadrants', key: ['edition_id', 'position'] },
   { name: 'radar_edition_entries', key: ['id'] },
+  { name: 'public_pages', key: ['id'] },
   { name: 'notification_channels', key: ['id'] },
   { name: 'notification_rules', key: ['id'] },
   { name: 'notification_digest_items', key: ['rule_id', 'event_id'] },

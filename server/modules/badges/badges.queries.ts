@@ -61,3 +61,23 @@ export async function findLatestVersionNumber(db: Db, repositoryId: number): Pro
     .executeTakeFirst();
   return row?.version_number;
 }
+
+/**
+ * The repository's ring in the newest published radar edition that holds it as a public entry
+ * (docs/product.md#badges): the team's ring becomes public only when an edition is published,
+ * and only while its publisher's account is active.
+ */
+export async function findPublishedRing(db: Db, repositoryId: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('radar_edition_entries')
+    .innerJoin('public_pages', 'public_pages.edition_id', 'radar_edition_entries.edition_id')
+    .innerJoin('users', 'users.id', 'public_pages.published_by')
+    .select('radar_edition_entries.status')
+    .where('radar_edition_entries.repository_id', '=', repositoryId)
+    .where('radar_edition_entries.private', '=', 0)
+    .where('users.is_active', '=', 1)
+    .orderBy('radar_edition_entries.edition_id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.status;
+}

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { BADGE_MAX_AGE_SECONDS, badgeParamsSchema, badgeQuerySchema } from '#shared/schemas/badges.ts';
 import { errorBodySchema } from '#shared/schemas/errors.ts';
 import { clientKey } from '../../lib/client-key.ts';
+import { matchesEtag } from '../../lib/etag.ts';
 
 /** Badge fetches per client address and minute: pages of READMEs, not a crawl of the catalogue. */
 export const BADGE_FETCHES_PER_WINDOW = 300;
@@ -13,15 +14,6 @@ const BADGE_WINDOW_MS = 60 * 1000;
  * (docs/security.md#badges). The app's CSP would allow its own scripts.
  */
 const BADGE_CSP = "default-src 'none'; style-src 'unsafe-inline'";
-
-/** Whether `If-None-Match` names this ETag (a list, weak or strong, or `*`). */
-export function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header
-    .split(',')
-    .map((tag) => tag.trim().replace(/^W\//, ''))
-    .some((tag) => tag === '*' || tag === etag);
-}
 
 /** `GET /badge/{owner}/{name}/{kind}.svg` (docs/product.md#badges): public, cookie-less, cacheable. */
 export const badgesRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -42,7 +34,7 @@ export const badgesRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['badges'],
         summary: 'A status badge of a public repository, as SVG',
         description:
-          'Kinds `stars`, `growth` (stars in the last 30 days), `health` (grade and score), `release` (the latest tracked version) and `advisories` (open advisories by highest severity); `status` (the radar ring) arrives with published radar editions and answers 404 until then. `style` is `flat` (default), `flat-square` or `for-the-badge` (anything else: 400); `label` (1–40 characters) replaces the left-hand text. Only for public repositories in the catalogue: a private or missing repository, or PUBLIC_BADGES=off, answers the same 404. ETag and `Cache-Control: public, max-age=3600`; `If-None-Match` with the ETag answers 304.',
+          'Kinds `stars`, `growth` (stars in the last 30 days), `health` (grade and score), `release` (the latest tracked version) and `advisories` (open advisories by highest severity); `status` (the ring in the newest published radar edition that holds the repository; 404 when none does or PUBLIC_PAGES=off). `style` is `flat` (default), `flat-square` or `for-the-badge` (anything else: 400); `label` (1–40 characters) replaces the left-hand text. Only for public repositories in the catalogue: a private or missing repository, or PUBLIC_BADGES=off, answers the same 404. ETag and `Cache-Control: public, max-age=3600`; `If-None-Match` with the ETag answers 304.',
         params: badgeParamsSchema,
         querystring: badgeQuerySchema,
         produces: ['image/svg+xml'],

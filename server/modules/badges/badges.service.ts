@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { makeBadge } from 'badge-maker';
 import type { Kysely } from 'kysely';
 import { formatStars } from '#shared/format.ts';
@@ -7,7 +6,13 @@ import type { BadgeKind, BadgeQuery, BadgeStyle } from '#shared/schemas/badges.t
 import type { HealthGrade } from '#shared/schemas/health.ts';
 import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../lib/app-error.ts';
-import { type BadgeRow, findLatestVersionNumber, findPublicBadgeRow } from './badges.queries.ts';
+import { etagOf } from '../../lib/etag.ts';
+import {
+  type BadgeRow,
+  findLatestVersionNumber,
+  findPublicBadgeRow,
+  findPublishedRing,
+} from './badges.queries.ts';
 
 /**
  * The one answer for a badge that isn't there: badges off, a missing repository, a private one,
@@ -101,10 +106,23 @@ function advisoriesText(row: BadgeRow): BadgeText {
   };
 }
 
+const RINGS: Record<string, { message: string; color: string }> = {
+  adopt: { message: 'adopt', color: 'brightgreen' },
+  trial: { message: 'trial', color: 'blue' },
+  assess: { message: 'assess', color: 'yellow' },
+  hold: { message: 'hold', color: 'orange' },
+  retired: { message: 'retired', color: 'lightgrey' },
+};
+
+/** The ring of a published radar edition. */
+export function statusText(ring: string): BadgeText {
+  const known = RINGS[ring] ?? { message: ring, color: 'lightgrey' };
+  return { label: 'radar', ...known };
+}
+
 export function drawBadge(text: BadgeText, style: BadgeStyle, label?: string): Badge {
   const svg = makeBadge({ label: label ?? text.label, message: text.message, color: text.color, style });
-  const digest = createHash('sha256').update(svg).digest('base64url').slice(0, 27);
-  return { svg, etag: `"${digest}"` };
+  return { svg, etag: etagOf(svg) };
 }
 
 /**
@@ -115,10 +133,13 @@ export function drawBadge(text: BadgeText, style: BadgeStyle, label?: string): B
 export class BadgesService {
   readonly #db: Kysely<Database>;
   readonly #enabled: boolean;
+  readonly #editionsPublished: boolean;
 
-  constructor(deps: { db: Kysely<Database>; enabled: boolean }) {
+  /** `editionsPublished`: PUBLIC_PAGES, without which no radar edition is public (`status` answers 404). */
+  constructor(deps: { db: Kysely<Database>; enabled: boolean; editionsPublished: boolean }) {
     this.#db = deps.db;
     this.#enabled = deps.enabled;
+    this.#editionsPublished = deps.editionsPublished;
   }
 
   get enabled(): boolean {
@@ -126,11 +147,15 @@ export class BadgesService {
   }
 
   async badge(fullName: string, kind: BadgeKind, query: BadgeQuery): Promise<Badge> {
-    // `status` waits for published radar editions: the team's ring is the team's business
-    // until it publishes it, and nothing can be published yet.
-    if (!this.#enabled || kind === 'status') throw notFound(BADGE_NOT_FOUND);
+    if (!this.#enabled) throw notFound(BADGE_NOT_FOUND);
     const row = await findPublicBadgeRow(this.#db, fullName);
     if (!row) throw notFound(BADGE_NOT_FOUND);
+    if (kind === 'status') {
+      // The team's ring is the team's business until it publishes a radar edition holding it.
+      const ring = this.#editionsPublished ? await findPublishedRing(this.#db, row.id) : undefined;
+      if (ring === undefined) throw notFound(BADGE_NOT_FOUND);
+      return drawBadge(statusText(ring), query.style, query.label);
+    }
     const version = kind === 'release' ? await findLatestVersionNumber(this.#db, row.id) : undefined;
     return drawBadge(badgeText(kind, row, version), query.style, query.label);
   }

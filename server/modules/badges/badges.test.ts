@@ -5,7 +5,8 @@ import { versionResponseSchema } from '#shared/schemas/system.ts';
 import { nextAddress, signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { insertRepository } from '../../../test/helpers/backup-seed.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { BADGE_FETCHES_PER_WINDOW, matchesEtag } from './badges.routes.ts';
+import { matchesEtag } from '../../lib/etag.ts';
+import { BADGE_FETCHES_PER_WINDOW } from './badges.routes.ts';
 
 /**
  * Badges (docs/product.md#badges) on whichever database TEST_DB names: off answers 404
@@ -156,7 +157,7 @@ describe('PUBLIC_BADGES=on', () => {
     }
   });
 
-  it('answers status 404 until radar editions can be published', async () => {
+  it('answers status 404 while no published radar edition holds the repository (public-pages.test.ts: once one does)', async () => {
     const missing = fingerprint(await get(t, '/badge/nobody/nothing/status.svg'));
     expect(fingerprint(await get(t, '/badge/open/widget/status.svg'))).toEqual(missing);
   });

@@ -17,6 +17,8 @@ export interface SystemRoutesOptions {
   gitCommit: string | null;
   /** PUBLIC_BADGES: whether the detail page offers badges (docs/product.md#badges). */
   badges: boolean;
+  /** PUBLIC_PAGES: whether views and radar editions can be published (docs/product.md#public-pages). */
+  publicPages: boolean;
   startedAt: number;
   /** For `GET /metrics`: the process's GitHub client and the database pool. */
   github: Pick<GitHubClient, 'sentRequests' | 'tokenStates'>;
@@ -110,7 +112,7 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (a
       config: { access: 'public' },
       schema: {
         tags: ['system'],
-        summary: 'Application name, API version and commit, and whether badges are on',
+        summary: 'Application name, API version and commit, and whether badges and public pages are on',
         response: { 200: versionResponseSchema },
       },
     },
@@ -119,6 +121,7 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (a
       api_version: options.apiVersion,
       git_commit: options.gitCommit,
       badges: options.badges,
+      public_pages: options.publicPages,
     }),
   );
 };

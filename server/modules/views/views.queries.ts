@@ -63,3 +63,8 @@ export async function updateView(db: Db, id: number, patch: Updateable<SavedView
 export async function deleteView(db: Db, id: number): Promise<void> {
   await db.deleteFrom('saved_views').where('id', '=', id).execute();
 }
+
+/** Takes a view's public page down (docs/product.md#public-pages). */
+export async function deletePublication(db: Db, viewId: number): Promise<void> {
+  await db.deleteFrom('public_pages').where('view_id', '=', viewId).execute();
+}

@@ -73,11 +73,22 @@ export class SavedViewsService {
         updated_at: isoNow(this.#clock),
       }),
     );
+    // A view made private is no longer published: its public address answers 404 from now on.
+    if (body.shared === false) await queries.deletePublication(this.#db, id);
     // Answered as changed, even when the change took it out of the caller's sight: an admin
     // making another member's shared view private got a 404 for a change that was made.
     const row = await queries.findView(this.#db, id);
     if (!row) throw notFound(VIEW_NOT_FOUND);
     return presentView(row, viewer);
+  }
+
+  /**
+   * The view a member may publish or unpublish (docs/product.md#public-pages): one they may
+   * change — its owner, or an admin for a shared one — with whether it is shared now.
+   */
+  async publishable(viewer: Viewer, id: number): Promise<{ id: number; shared: boolean }> {
+    const row = await this.#editable(viewer, id);
+    return { id: row.id, shared: row.shared === 1 };
   }
 
   async remove(viewer: Viewer, id: number): Promise<void> {

@@ -71,6 +71,11 @@ export function writeRedirectAfterLogin(hash: string): void {
   write(sessionStorage, STORAGE_KEYS.redirectAfterLogin, hash);
 }
 
+/** The stored hash, left in place (single sign-on sends it to the provider as `return_to`). */
+export function peekRedirectAfterLogin(): string | null {
+  return read(sessionStorage, STORAGE_KEYS.redirectAfterLogin);
+}
+
 /** Returns and forgets the stored hash, so a later sign-in doesn't reuse it. */
 export function takeRedirectAfterLogin(): string | null {
   const hash = read(sessionStorage, STORAGE_KEYS.redirectAfterLogin);

@@ -26,6 +26,7 @@ import { getMe } from './api/get-me.ts';
 import { postLogin } from './api/login.ts';
 import { postLogout } from './api/logout.ts';
 import { postRefresh } from './api/refresh-token.ts';
+import { leaveApp } from './leave-app.ts';
 import { createTokenRefresher } from './token-refresh.ts';
 import { isSameUser, isUser, type User } from './user.ts';
 
@@ -55,6 +56,13 @@ export interface Credentials {
   password: string;
 }
 
+/** A sign-in's answer: the password sign-in's, or single sign-on's exchange or link. */
+export interface SessionAnswer {
+  access_token: string;
+  refresh_token: string;
+  user: User;
+}
+
 export interface AuthContextValue extends AuthState {
   /**
    * POST /auth/login, then stores both tokens, the user and the remember-me flag. Rejects with
@@ -62,7 +70,15 @@ export interface AuthContextValue extends AuthState {
    * stored redirect-after-login hash, else to /home.
    */
   login: (credentials: Credentials, remember: boolean) => Promise<User>;
-  /** Revokes the session on the server (best effort), clears storage; the guards go to `/`. */
+  /**
+   * Keeps a session another sign-in made (single sign-on's exchange or link) as `login` keeps
+   * its own; `remember` is null when the server alone knows it.
+   */
+  acceptSession: (answer: SessionAnswer, remember: boolean | null) => User;
+  /**
+   * Revokes the session on the server (best effort), clears storage; the guards go to `/`. When
+   * the server answers the provider's `end_session_url` (single sign-on), the browser goes there.
+   */
   logout: () => Promise<void>;
   /** After a profile edit or a token/webhook change: merged into the user, kept and stored. */
   updateUser: (changes: Partial<User>) => void;
@@ -195,9 +211,8 @@ export function AuthProvider({ children, onStoredSession }: AuthProviderProps) {
     return () => window.removeEventListener('storage', onStorage);
   }, [forgetUserData]);
 
-  const login = useCallback(
-    async (credentials: Credentials, remember: boolean) => {
-      const answer = await postLogin({ ...credentials, remember_me: remember });
+  const acceptSession = useCallback(
+    (answer: SessionAnswer, remember: boolean | null) => {
       writeTokens({ accessToken: answer.access_token, refreshToken: answer.refresh_token });
       writeJson(localStorage, STORAGE_KEYS.user, answer.user);
       writeRememberMe(remember);
@@ -208,12 +223,23 @@ export function AuthProvider({ children, onStoredSession }: AuthProviderProps) {
     [forgetUserData],
   );
 
+  const login = useCallback(
+    async (credentials: Credentials, remember: boolean) => {
+      const answer = await postLogin({ ...credentials, remember_me: remember });
+      return acceptSession(answer, remember);
+    },
+    [acceptSession],
+  );
+
   const logout = useCallback(async () => {
     const refreshToken = readRefreshToken();
     clearSession();
     forgetUserData();
     setState((current) => ({ ...current, user: null, sessionEnd: 'signed-out' }));
-    if (refreshToken) await postLogout(refreshToken).catch(() => undefined);
+    if (!refreshToken) return;
+    const answer = await postLogout(refreshToken).catch(() => null);
+    // The provider's own session ends on its page; ours is already gone.
+    if (answer?.end_session_url) leaveApp.assign(answer.end_session_url);
   }, [forgetUserData]);
 
   const updateUser = useCallback((changes: Partial<User>) => {
@@ -230,8 +256,8 @@ export function AuthProvider({ children, onStoredSession }: AuthProviderProps) {
   }, []);
 
   const value = useMemo<AuthContextValue>(
-    () => ({ ...state, login, logout, updateUser, acknowledgeSessionEnd }),
-    [state, login, logout, updateUser, acknowledgeSessionEnd],
+    () => ({ ...state, login, acceptSession, logout, updateUser, acknowledgeSessionEnd }),
+    [state, login, acceptSession, logout, updateUser, acknowledgeSessionEnd],
   );
   return <AuthContext value={value}>{children}</AuthContext>;
 }

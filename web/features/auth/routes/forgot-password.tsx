@@ -9,6 +9,7 @@ import { describeApiError, describeError } from '#web/lib/api-errors.ts';
 import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { useForgotPassword } from '../api/forgot-password.ts';
 import { EmailRequestForm } from '../components/auth-screen.tsx';
+import { PasswordScreen } from '../components/password-off.tsx';
 import { AUTH_MESSAGES, tooManyResetRequests } from '../messages.ts';
 
 /** 429 in minutes, else the server's text or 'Failed to send password reset email'. */
@@ -18,7 +19,16 @@ export function forgotErrorMessage(error: unknown): string {
   return describeError(error, AUTH_MESSAGES.forgotFailed);
 }
 
+/** When password accounts are off (PASSWORD_LOGIN=off) the screen says so and points to single sign-on. */
 export default function ForgotPasswordRoute() {
+  return (
+    <PasswordScreen title="Forgot Password">
+      <ForgotPasswordScreen />
+    </PasswordScreen>
+  );
+}
+
+function ForgotPasswordScreen() {
   const forgot = useForgotPassword();
   const { message, showError, clear } = useMessage();
   const [sent, setSent] = useState<{ email: string; message: string } | null>(null);

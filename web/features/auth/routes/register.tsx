@@ -14,6 +14,7 @@ import { confirmationCheck, zodResolver } from '#web/lib/forms/zod-resolver.ts';
 import { useMessage } from '#web/lib/hooks/use-message.ts';
 import { useRegister } from '../api/register.ts';
 import { AuthForm, ResendVerificationPrompt } from '../components/auth-screen.tsx';
+import { PasswordScreen } from '../components/password-off.tsx';
 import { AUTH_MESSAGES } from '../messages.ts';
 
 interface RegisterValues {
@@ -34,7 +35,16 @@ const emptyValues: RegisterValues = {
   confirm_password: '',
 };
 
+/** When password accounts are off (PASSWORD_LOGIN=off) the screen says so and points to single sign-on. */
 export default function RegisterRoute() {
+  return (
+    <PasswordScreen title="Create Account">
+      <RegisterScreen />
+    </PasswordScreen>
+  );
+}
+
+function RegisterScreen() {
   const register = useRegister();
   const { message, showError, clear } = useMessage();
   const [successMessage, setSuccessMessage] = useState<string | null>(null);

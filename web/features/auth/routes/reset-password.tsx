@@ -15,6 +15,7 @@ import { useResetPassword } from '../api/reset-password.ts';
 import { useVerifyResetToken } from '../api/verify-reset-token.ts';
 import { AuthForm, CheckingLink, LinkFailed, LinkSucceeded } from '../components/auth-screen.tsx';
 import { PasswordChecklist } from '../components/password-checklist.tsx';
+import { PasswordScreen } from '../components/password-off.tsx';
 import { useLinkToken } from '../hooks/use-link-token.ts';
 import { AUTH_MESSAGES } from '../messages.ts';
 
@@ -46,7 +47,16 @@ function InvalidLink({ message }: { message: string }) {
   );
 }
 
+/** When password accounts are off (PASSWORD_LOGIN=off) the screen says so and points to single sign-on. */
 export default function ResetPasswordRoute() {
+  return (
+    <PasswordScreen title="Reset Password">
+      <ResetPasswordScreen />
+    </PasswordScreen>
+  );
+}
+
+function ResetPasswordScreen() {
   const token = useLinkToken();
   const check = useVerifyResetToken(token);
   const reset = useResetPassword();

@@ -163,6 +163,8 @@ export function stubFetch(
     // by default, so a screen's own test needn't answer for them.
     'GET /activity': () => jsonResponse({ events: [], next_cursor: null }),
     'GET /auth/me/feed-token': () => jsonResponse({ exists: false, created_at: null, last_used_at: null }),
+    // The profile's sign-in methods: a password, no single sign-on.
+    'GET /auth/me/identities': () => jsonResponse({ identities: [], has_password: true }),
     // The sidebar's saved views: none unless a test says otherwise.
     'GET /views': () => jsonResponse({ views: [] }),
     // The sidebar's Radar badge: nothing due unless a test says otherwise.

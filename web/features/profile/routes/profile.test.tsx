@@ -141,3 +141,38 @@ describe('Profile: statistics and details', () => {
     expect(within(details).getByText('Active')).toBeVisible();
   });
 });
+
+describe('Profile: sign-in methods', () => {
+  it('lists the linked identities with issuer, e-mail and last sign-in, and whether a password is set', async () => {
+    const { section } = await openProfile({
+      'GET /auth/me/identities': () =>
+        jsonResponse({
+          identities: [
+            {
+              id: 7,
+              issuer: 'https://sso.example.com/realms/team',
+              email: 'alice@sso.example.com',
+              created_at: '2026-10-01T08:00:00.000Z',
+              last_sign_in_at: null,
+            },
+          ],
+          has_password: false,
+        }),
+    });
+    await screen.findByText('alice@sso.example.com');
+    const methods = section('Sign-in Methods');
+    expect(within(methods).getByText('sso.example.com')).toBeVisible();
+    expect(within(methods).getByText('sso.example.com').getAttribute('title')).toBe(
+      'https://sso.example.com/realms/team',
+    );
+    expect(within(methods).getByText(/Last sign-in: Never/)).toBeVisible();
+    expect(within(methods).getByText('Not set')).toBeVisible();
+    expect(within(methods).getByText('This account signs in with single sign-on only.')).toBeVisible();
+  });
+
+  it('says so when only a password is set', async () => {
+    const { section } = await openProfile();
+    expect(await screen.findByText('No single sign-on identity is linked to this account.')).toBeVisible();
+    expect(within(section('Sign-in Methods')).getByText('Set')).toBeVisible();
+  });
+});

@@ -7,6 +7,7 @@ import { useAuth, useSignedInUser } from '#web/lib/auth/auth-context.tsx';
 import { displayName, isSameUser } from '#web/lib/auth/user.ts';
 import { AccountDetailsCard, AccountStatisticsCard } from '../components/account-cards.tsx';
 import { PersonalInfoCard } from '../components/personal-info-card.tsx';
+import { SignInMethodsCard } from '../components/sign-in-methods-card.tsx';
 
 export const PROFILE_LOAD_FAILED = 'Failed to load profile information';
 
@@ -73,6 +74,8 @@ export default function ProfileRoute() {
           <AccountStatisticsCard user={user} />
           <AccountDetailsCard user={user} />
         </SimpleGrid>
+
+        <SignInMethodsCard />
       </Stack>
     </PageContainer>
   );

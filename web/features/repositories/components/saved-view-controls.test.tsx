@@ -1,8 +1,21 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_PUBLIC_PAGE_FIELDS,
+  PUBLISH_PRIVATE_VIEW_MESSAGE,
+  type Publication,
+  type PublicPageField,
+} from '#shared/schemas/public-pages.ts';
 import { SAVED_VIEWS_FULL_MESSAGE, type SavedView } from '#shared/schemas/views.ts';
 import { catalogueDouble } from '../../../../test/web/catalogue-double.ts';
-import { buildUser, errorResponse, jsonResponse, renderApp, signIn } from '../../../../test/web/render.tsx';
+import {
+  buildUser,
+  errorResponse,
+  jsonResponse,
+  renderApp,
+  signIn,
+  testVersion,
+} from '../../../../test/web/render.tsx';
 import { buildSummary } from '../../../../test/web/repository-fixtures.ts';
 
 const me = buildUser({ id: 7, username: 'ada' });
@@ -127,5 +140,122 @@ describe('saved views', () => {
     await waitFor(() => expect(window.location.hash).toBe('#/home?q=cli'));
     expect(await screen.findByTitle('Shared by bob')).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Save view' })).toBeNull();
+  });
+});
+
+describe('publishing a saved view', () => {
+  const on = { ...testVersion, public_pages: true };
+  const address = 'http://catalogue.test/p/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde';
+
+  function openPublishing(views: SavedView[], publication: Publication | null, version = on) {
+    signIn(me);
+    const catalogue = catalogueDouble([buildSummary({ id: 'a/web', tags: 'web' })]);
+    const sent: unknown[] = [];
+    const calls: string[] = [];
+    let current = publication;
+    const rendered = renderApp({
+      route: '/home?tags=web',
+      version,
+      handlers: {
+        ...catalogue.handlers,
+        'GET /views': () => jsonResponse({ views }),
+        'GET /views/1/publish': () => jsonResponse({ publication: current }),
+        'POST /views/1/publish': async (request) => {
+          const body = (await request.json()) as { fields: PublicPageField[] };
+          sent.push(body);
+          current = {
+            url: `${address.slice(0, -1)}${sent.length}`,
+            fields: body.fields,
+            include_rationales: false,
+            published_at: '2026-11-29T05:00:00Z',
+          };
+          return jsonResponse(current, { status: 201 });
+        },
+        'DELETE /views/1/publish': () => {
+          calls.push('DELETE');
+          current = null;
+          return new Response(null, { status: 204 });
+        },
+      },
+    });
+    return { ...rendered, sent, calls };
+  }
+
+  async function openMenu(user: ReturnType<typeof openPublishing>['user']) {
+    await screen.findByText(/Showing 1 of 1 repositories/);
+    await user.click(await screen.findByRole('button', { name: 'View: Web' }));
+  }
+
+  it('offers no Publish when public pages are off', async () => {
+    const { user } = openPublishing([view({ shared: true })], null, testVersion);
+    await openMenu(user);
+    expect(await screen.findByRole('menuitem', { name: 'Make private' })).toBeVisible();
+    expect(screen.queryByRole('menuitem', { name: 'Publish…' })).toBeNull();
+  });
+
+  it('publishes a shared view with exactly the fields ticked, then shows its address to copy and open', async () => {
+    const { user, sent } = openPublishing([view({ shared: true })], null);
+    await openMenu(user);
+    await user.click(await screen.findByRole('menuitem', { name: 'Publish…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish “Web”' });
+    // The defaults are ticked; notes are not, and say they are private.
+    await within(dialog).findByRole('checkbox', { name: /^Description/ });
+    for (const name of DEFAULT_PUBLIC_PAGE_FIELDS) {
+      expect(within(dialog).getByRole('checkbox', { name: new RegExp(`^${name}`, 'i') })).toBeChecked();
+    }
+    const notes = within(dialog).getByRole('checkbox', { name: /private notes/ });
+    expect(notes).not.toBeChecked();
+    await user.click(within(dialog).getByRole('checkbox', { name: /^Health/ }));
+    await user.click(within(dialog).getByRole('checkbox', { name: /^Tags/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Publish' }));
+    await waitFor(() =>
+      expect(sent).toEqual([{ fields: ['description', 'stars', 'growth', 'release', 'tags'] }]),
+    );
+    const url = await within(dialog).findByRole('textbox', { name: 'Public address' });
+    expect(url).toHaveValue(`${address.slice(0, -1)}1`);
+    expect(within(dialog).getByRole('button', { name: 'Copy the address' })).toBeVisible();
+    expect(within(dialog).getByRole('link', { name: /Open/ })).toHaveAttribute(
+      'href',
+      `${address.slice(0, -1)}1`,
+    );
+
+    // Publishing again chooses the fields anew and gives a new address.
+    await user.click(within(dialog).getByRole('button', { name: 'Publish again (new address)' }));
+    await user.click(within(dialog).getByRole('checkbox', { name: /private notes/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Publish at a new address' }));
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[1]).toEqual({ fields: ['description', 'stars', 'growth', 'release', 'tags', 'notes'] });
+    expect(await within(dialog).findByRole('textbox', { name: 'Public address' })).toHaveValue(
+      `${address.slice(0, -1)}2`,
+    );
+  });
+
+  it('shows an existing address and unpublishes it', async () => {
+    const publication: Publication = {
+      url: address,
+      fields: ['stars'],
+      include_rationales: false,
+      published_at: '2026-11-28T10:00:00Z',
+    };
+    const { user, calls, sent } = openPublishing([view({ shared: true })], publication);
+    await openMenu(user);
+    await user.click(await screen.findByRole('menuitem', { name: 'Publish…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish “Web”' });
+    expect(await within(dialog).findByRole('textbox', { name: 'Public address' })).toHaveValue(address);
+    expect(within(dialog).getByText(/Shows: stars\./)).toBeVisible();
+    await user.click(within(dialog).getByRole('button', { name: 'Unpublish' }));
+    await waitFor(() => expect(calls).toEqual(['DELETE']));
+    expect(await screen.findByText('“Web” is no longer public; its address answers 404.')).toBeVisible();
+    expect(sent).toEqual([]);
+  });
+
+  it('explains that a private view must be shared first', async () => {
+    const { user, fetchMock } = openPublishing([view({ shared: false })], null);
+    await openMenu(user);
+    await user.click(await screen.findByRole('menuitem', { name: 'Publish…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish “Web”' });
+    expect(within(dialog).getByText(PUBLISH_PRIVATE_VIEW_MESSAGE)).toBeVisible();
+    expect(within(dialog).queryByRole('checkbox')).toBeNull();
+    expect(fetchMock.mock.calls.some(([input]) => String(input).includes('/publish'))).toBe(false);
   });
 });

@@ -5,14 +5,16 @@ import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { SavedView } from '#shared/schemas/views.ts';
 import { describeError } from '#web/lib/api-errors.ts';
+import { usePublicPagesEnabled } from '../api/get-public-pages-enabled.ts';
 import { normaliseViewQuery, useDeleteView, useSavedViews, useUpdateView } from '../api/saved-views.ts';
 
 const ViewForm = lazy(() => import('./saved-view-form.tsx'));
+const PublishDialog = lazy(() => import('./saved-view-publish.tsx'));
 
 /**
  * The list's saved-view controls (docs/product.md#saved-views): 'Save view' for the address as it
- * is, or — when the address is a saved view — its name with Rename, Share and Delete for those who
- * may change it.
+ * is, or — when the address is a saved view — its name with Rename, Share, Publish (when
+ * PUBLIC_PAGES is on) and Delete for those who may change it.
  */
 export function SavedViewControls({ query }: { query: string }) {
   const views = useSavedViews();
@@ -22,11 +24,14 @@ export function SavedViewControls({ query }: { query: string }) {
   // Mounted from the first opening on, so that it closes with its transition.
   const [formWanted, setFormWanted] = useState(false);
   if (editing !== null && !formWanted) setFormWanted(true);
+  const [publishing, setPublishing] = useState(false);
+  const [publishWanted, setPublishWanted] = useState(false);
+  if (publishing && !publishWanted) setPublishWanted(true);
 
   return (
     <>
       {match ? (
-        <ActiveView view={match} onRename={() => setEditing(match)} />
+        <ActiveView view={match} onRename={() => setEditing(match)} onPublish={() => setPublishing(true)} />
       ) : (
         <Button
           variant="default"
@@ -46,11 +51,25 @@ export function SavedViewControls({ query }: { query: string }) {
           />
         </Suspense>
       )}
+      {publishWanted && match && (
+        <Suspense fallback={null}>
+          <PublishDialog opened={publishing} view={match} onClose={() => setPublishing(false)} />
+        </Suspense>
+      )}
     </>
   );
 }
 
-function ActiveView({ view, onRename }: { view: SavedView; onRename: () => void }) {
+function ActiveView({
+  view,
+  onRename,
+  onPublish,
+}: {
+  view: SavedView;
+  onRename: () => void;
+  onPublish: () => void;
+}) {
+  const publicPages = usePublicPagesEnabled();
   const update = useUpdateView();
   const remove = useDeleteView();
   const navigate = useNavigate();
@@ -101,6 +120,7 @@ function ActiveView({ view, onRename }: { view: SavedView; onRename: () => void 
         >
           {view.shared ? 'Make private' : 'Share with the team'}
         </Menu.Item>
+        {publicPages && <Menu.Item onClick={onPublish}>Publish…</Menu.Item>}
         <Menu.Divider />
         <Menu.Item
           color="red"

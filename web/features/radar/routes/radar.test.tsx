@@ -9,6 +9,7 @@ import {
   jsonResponse,
   renderWithProviders,
   signIn,
+  testVersion,
 } from '../../../../test/web/render.tsx';
 import RadarRoute from './radar.tsx';
 
@@ -67,10 +68,10 @@ const fixture: Radar = {
   previous_edition: edition,
 };
 
-function openRadar(handlers: Record<string, FetchHandler> = {}, admin = false) {
+function openRadar(handlers: Record<string, FetchHandler> = {}, admin = false, route = '/radar') {
   signIn(buildUser({ is_admin: admin }));
   return renderWithProviders(<RadarRoute />, {
-    route: '/radar',
+    route,
     handlers: {
       'GET /radar': () => jsonResponse(fixture),
       'GET /radar/editions': () => jsonResponse({ editions: [edition] }),
@@ -279,5 +280,63 @@ describe('radar screen', () => {
     expect(screen.queryByRole('button', { name: 'Publish edition' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Download CSV (build-your-own-radar)' })).toBeVisible();
     expect(screen.getByText(/Retired is left out of this file/)).toBeVisible();
+  });
+});
+
+describe('publishing an edition publicly', () => {
+  const on = () => jsonResponse({ ...testVersion, public_pages: true });
+  const address = 'http://catalogue.test/p/radar/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde';
+
+  it('offers no Publish publicly when public pages are off', async () => {
+    openRadar({}, true, '/radar?edition=7');
+    expect(await screen.findByRole('button', { name: 'Publish edition' })).toBeVisible();
+    await screen.findByRole('group', { name: /Technology radar/ });
+    expect(screen.queryByRole('button', { name: 'Publish publicly' })).toBeNull();
+  });
+
+  it('offers no Publish publicly to members', async () => {
+    openRadar({ 'GET /version': on }, false, '/radar?edition=7');
+    await screen.findByRole('group', { name: /Technology radar/ });
+    expect(screen.queryByRole('button', { name: 'Publish publicly' })).toBeNull();
+  });
+
+  it('publishes the shown edition with its rationales, shows the address to copy, and unpublishes', async () => {
+    const sent: unknown[] = [];
+    const calls: string[] = [];
+    let current: unknown = null;
+    const { user } = openRadar(
+      {
+        'GET /version': on,
+        'GET /radar/editions/7/publish': () => jsonResponse({ publication: current }),
+        'POST /radar/editions/7/publish': async (request) => {
+          sent.push(await request.json());
+          current = {
+            url: address,
+            fields: [],
+            include_rationales: true,
+            published_at: '2026-11-29T05:00:00Z',
+          };
+          return jsonResponse(current, { status: 201 });
+        },
+        'DELETE /radar/editions/7/publish': () => {
+          calls.push('DELETE');
+          current = null;
+          return new Response(null, { status: 204 });
+        },
+      },
+      true,
+      '/radar?edition=7',
+    );
+    await user.click(await screen.findByRole('button', { name: 'Publish publicly' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish “2026 Q3” publicly' });
+    await user.click(await within(dialog).findByRole('checkbox', { name: 'Include rationales' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Publish' }));
+    await waitFor(() => expect(sent).toEqual([{ include_rationales: true }]));
+    expect(await within(dialog).findByRole('textbox', { name: 'Public address' })).toHaveValue(address);
+    expect(within(dialog).getByRole('button', { name: 'Copy the address' })).toBeVisible();
+    expect(within(dialog).getByText(/With rationales\./)).toBeVisible();
+    await user.click(within(dialog).getByRole('button', { name: 'Unpublish' }));
+    await waitFor(() => expect(calls).toEqual(['DELETE']));
+    expect(await screen.findByText('“2026 Q3” is no longer public.')).toBeVisible();
   });
 });

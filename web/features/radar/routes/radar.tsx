@@ -9,7 +9,9 @@ import { SectionError, SectionLoader } from '#web/components/load-states.tsx';
 import { PageContainer } from '#web/components/page-container.tsx';
 import { describeError } from '#web/lib/api-errors.ts';
 import { useAuth } from '#web/lib/auth/auth-context.tsx';
+import { usePublicPagesEnabled } from '../api/publish-edition-page.ts';
 import { useRadar, useRadarEditions } from '../api/radar.ts';
+import { PublishEditionPageButton } from '../components/edition-page.tsx';
 import { CompareEditions, editionOptions, PublishEditionButton } from '../components/editions.tsx';
 import classes from '../components/radar.module.css';
 import { RadarChart, RadarKey } from '../components/radar-chart.tsx';
@@ -50,6 +52,7 @@ export default function RadarRoute() {
   const editions = useRadarEditions();
   const tags = useTags();
   const isAdmin = useAuth().user?.is_admin === true;
+  const publicPages = usePublicPagesEnabled();
   const svg = useRef<SVGSVGElement>(null);
   const [comparing, setComparing] = useState(false);
 
@@ -59,6 +62,7 @@ export default function RadarRoute() {
     return names;
   }, [tags.data, tag]);
   const editionList = editions.data ?? [];
+  const shownEdition = edition === null ? undefined : editionList.find((entry) => entry.id === edition);
   const editionData = [{ value: CURRENT, label: 'Current radar' }, ...editionOptions(editionList)];
 
   return (
@@ -94,6 +98,7 @@ export default function RadarRoute() {
             />
             <Group gap="sm">
               {isAdmin && <PublishEditionButton onPublished={() => update({ edition: null })} />}
+              {isAdmin && publicPages && shownEdition && <PublishEditionPageButton edition={shownEdition} />}
               <Button
                 variant="default"
                 onClick={() => setComparing((open) => !open)}

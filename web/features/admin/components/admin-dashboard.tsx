@@ -6,6 +6,7 @@ import {
   IconDatabase,
   IconLayoutDashboard,
   IconUsersGroup,
+  IconWorld,
   type TablerIcon,
 } from '@tabler/icons-react';
 import { useCallback, useState } from 'react';
@@ -19,11 +20,19 @@ import { isForbidden } from '../lib/admin-messages.ts';
 import { AccessDenied } from './access-denied.tsx';
 import { DatabasePanel } from './database-panel.tsx';
 import { OverviewPanel } from './overview-panel.tsx';
+import { PublicPagesPanel } from './public-pages-panel.tsx';
 import { RepositoriesPanel } from './repositories-panel.tsx';
 import { SettingsPanel } from './settings-panel.tsx';
 import { type ActiveFilter, UsersPanel } from './users-panel.tsx';
 
-export const ADMIN_TABS = ['overview', 'users', 'repositories', 'database', 'settings'] as const;
+export const ADMIN_TABS = [
+  'overview',
+  'users',
+  'repositories',
+  'database',
+  'public-pages',
+  'settings',
+] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number];
 
 const TAB_LABELS: Record<AdminTab, { label: string; icon: TablerIcon }> = {
@@ -31,6 +40,7 @@ const TAB_LABELS: Record<AdminTab, { label: string; icon: TablerIcon }> = {
   users: { label: 'Users', icon: IconUsersGroup },
   repositories: { label: 'Repositories', icon: IconBook2 },
   database: { label: 'Database', icon: IconDatabase },
+  'public-pages': { label: 'Public pages', icon: IconWorld },
   settings: { label: 'Settings', icon: IconAdjustments },
 };
 
@@ -125,6 +135,9 @@ export function AdminDashboard() {
           </Tabs.Panel>
           <Tabs.Panel value="database">
             <DatabasePanel onForbidden={onForbidden} />
+          </Tabs.Panel>
+          <Tabs.Panel value="public-pages">
+            <PublicPagesPanel />
           </Tabs.Panel>
           <Tabs.Panel value="settings">
             <SettingsPanel />

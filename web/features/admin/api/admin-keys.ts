@@ -6,6 +6,7 @@ export const adminKeys = {
   users: ['admin', 'users'] as const,
   userList: (params: AdminUsersParams) => ['admin', 'users', params] as const,
   backups: ['admin', 'backups'] as const,
+  signIn: ['admin', 'sign-in'] as const,
 };
 
 export interface AdminUsersParams {

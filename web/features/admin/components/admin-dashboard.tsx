@@ -4,6 +4,7 @@ import {
   IconAdjustments,
   IconBook2,
   IconDatabase,
+  IconKey,
   IconLayoutDashboard,
   IconUsersGroup,
   IconWorld,
@@ -23,6 +24,7 @@ import { OverviewPanel } from './overview-panel.tsx';
 import { PublicPagesPanel } from './public-pages-panel.tsx';
 import { RepositoriesPanel } from './repositories-panel.tsx';
 import { SettingsPanel } from './settings-panel.tsx';
+import { SignInPanel } from './sign-in-panel.tsx';
 import { type ActiveFilter, UsersPanel } from './users-panel.tsx';
 
 export const ADMIN_TABS = [
@@ -31,6 +33,7 @@ export const ADMIN_TABS = [
   'repositories',
   'database',
   'public-pages',
+  'sign-in',
   'settings',
 ] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number];
@@ -41,6 +44,7 @@ const TAB_LABELS: Record<AdminTab, { label: string; icon: TablerIcon }> = {
   repositories: { label: 'Repositories', icon: IconBook2 },
   database: { label: 'Database', icon: IconDatabase },
   'public-pages': { label: 'Public pages', icon: IconWorld },
+  'sign-in': { label: 'Sign-in', icon: IconKey },
   settings: { label: 'Settings', icon: IconAdjustments },
 };
 
@@ -93,7 +97,7 @@ export function AdminDashboard() {
           <Tabs.List mb="lg" style={{ flexWrap: 'nowrap' }}>
             {ADMIN_TABS.map((value) => {
               const { label, icon: Icon } = TAB_LABELS[value];
-              // On a phone only the open tab spells its name, so all five fit in one row.
+              // On a phone only the open tab spells its name, so all seven fit in one row.
               const iconOnly = compact && value !== tab;
               return (
                 <Tabs.Tab
@@ -135,6 +139,9 @@ export function AdminDashboard() {
           </Tabs.Panel>
           <Tabs.Panel value="database">
             <DatabasePanel onForbidden={onForbidden} />
+          </Tabs.Panel>
+          <Tabs.Panel value="sign-in">
+            <SignInPanel onForbidden={onForbidden} />
           </Tabs.Panel>
           <Tabs.Panel value="public-pages">
             <PublicPagesPanel />

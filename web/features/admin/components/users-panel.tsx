@@ -238,6 +238,46 @@ function RoleBadge({ user }: { user: AdminUser }) {
   );
 }
 
+const METHOD_LABELS = { password: 'Password', sso: 'SSO' } as const;
+
+/** How the user signs in: a password, single sign-on, or both. */
+function SignInMethods({ user }: { user: AdminUser }) {
+  const methods = user.sign_in_methods;
+  if (!methods)
+    return (
+      <Text size="sm" c="dimmed">
+        —
+      </Text>
+    );
+  if (methods.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        None
+      </Text>
+    );
+  }
+  return (
+    <Group
+      gap={4}
+      wrap="nowrap"
+      aria-label={`Sign-in methods: ${methods.map((m) => METHOD_LABELS[m]).join(', ')}`}
+    >
+      {methods.map((method) => (
+        <Badge
+          key={method}
+          color={method === 'sso' ? 'indigo' : 'gray'}
+          variant="light"
+          tt="none"
+          style={NO_SHRINK}
+          styles={FULL_LABEL}
+        >
+          {METHOD_LABELS[method]}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
 function YouBadge() {
   return (
     <Badge size="xs" variant="outline" tt="none" style={NO_SHRINK} styles={FULL_LABEL}>
@@ -249,7 +289,7 @@ function YouBadge() {
 /** Desktop: the table. */
 function UserTable({ users, actions, currentUserId }: UserListProps) {
   return (
-    <Table.ScrollContainer minWidth={940} type="native">
+    <Table.ScrollContainer minWidth={1040} type="native">
       <Table striped highlightOnHover verticalSpacing="sm" aria-label="Users">
         <Table.Thead>
           <Table.Tr>
@@ -259,6 +299,7 @@ function UserTable({ users, actions, currentUserId }: UserListProps) {
             <Table.Th>Status</Table.Th>
             <Table.Th>Verified</Table.Th>
             <Table.Th>Admin</Table.Th>
+            <Table.Th>Sign-in</Table.Th>
             <Table.Th title="Repositories added">Repos</Table.Th>
             <Table.Th>Created</Table.Th>
             <Table.Th>Actions</Table.Th>
@@ -267,7 +308,7 @@ function UserTable({ users, actions, currentUserId }: UserListProps) {
         <Table.Tbody>
           {users.length === 0 && (
             <Table.Tr>
-              <Table.Td colSpan={9}>
+              <Table.Td colSpan={10}>
                 <Text c="dimmed" ta="center" py="md">
                   {NO_MATCH}
                 </Text>
@@ -296,6 +337,9 @@ function UserTable({ users, actions, currentUserId }: UserListProps) {
               </Table.Td>
               <Table.Td>
                 <RoleBadge user={user} />
+              </Table.Td>
+              <Table.Td>
+                <SignInMethods user={user} />
               </Table.Td>
               <Table.Td>{user.repository_count}</Table.Td>
               <Table.Td>
@@ -343,6 +387,7 @@ function UserCards({ users, actions, currentUserId }: UserListProps) {
             <StatusBadge user={user} />
             <VerifiedBadge user={user} />
             <RoleBadge user={user} />
+            <SignInMethods user={user} />
           </Group>
           <Text size="xs" c="dimmed" mt={6}>
             {user.repository_count} {user.repository_count === 1 ? 'repository' : 'repositories'} · created{' '}
@@ -366,6 +411,8 @@ interface FlagSwitchesProps {
   layout: 'column' | 'row';
 }
 
+export const FOLLOWS_GROUPS = "Follows the provider's groups";
+
 const LOCKED_ON = {
   track: {
     backgroundColor: 'var(--mantine-primary-color-filled)',
@@ -384,13 +431,16 @@ function FlagSwitches({ user, own, pending, onToggle, layout }: FlagSwitchesProp
       align={layout === 'column' ? 'flex-start' : 'center'}
     >
       {FLAGS.map(({ flag, label }) => {
-        const locked = own && flag !== 'is_verified';
+        // With OIDC_ADMIN_GROUPS every sign-in sets the flag from the provider's groups.
+        const followsGroups = flag === 'is_admin' && user.admin_follows_groups === true;
+        const locked = (own && flag !== 'is_verified') || followsGroups;
         const control = (
           <Switch
             key={flag}
             size="xs"
             label={label}
             aria-label={`${label}: ${user.username}`}
+            aria-description={followsGroups ? FOLLOWS_GROUPS : undefined}
             checked={user[flag]}
             disabled={locked || pending.has(`${user.id}:${flag}`)}
             onChange={(event) => onToggle(user, flag, event.currentTarget.checked)}
@@ -401,13 +451,23 @@ function FlagSwitches({ user, own, pending, onToggle, layout }: FlagSwitchesProp
           />
         );
         return locked ? (
-          <Tooltip key={flag} label="You can't change this on your own account" withArrow>
+          <Tooltip
+            key={flag}
+            label={followsGroups ? FOLLOWS_GROUPS : "You can't change this on your own account"}
+            withArrow
+          >
             <div style={{ width: 'fit-content' }}>{control}</div>
           </Tooltip>
         ) : (
           <div key={flag}>{control}</div>
         );
       })}
+      {/* Phones show no tooltips: the card says it. */}
+      {layout === 'row' && user.admin_follows_groups === true && (
+        <Text size="xs" c="dimmed" w="100%">
+          Admin: {FOLLOWS_GROUPS.toLowerCase()}
+        </Text>
+      )}
     </Flex>
   );
 }

@@ -8,7 +8,7 @@ import { apiErrorKind } from '#web/lib/api-errors.ts';
 export const ACCESS_DENIED_MESSAGE = 'Access denied. Admin privileges required.';
 export const LOAD_FAILED_MESSAGE = 'Failed to load admin data. Please try again.';
 
-export type AdminResource = 'statistics' | 'users' | 'repositories' | 'the sync engine';
+export type AdminResource = 'statistics' | 'users' | 'repositories' | 'the sync engine' | 'sign-in settings';
 
 /** 500 or above names what failed to load; anything else is the general text. */
 export function loadErrorMessage(error: unknown, resource: AdminResource): string {

@@ -186,6 +186,7 @@ describe('tabs follow the query string', () => {
     ['users', 'Users'],
     ['repositories', 'Repositories'],
     ['database', 'Database'],
+    ['sign-in', 'Sign-in'],
     ['settings', 'Settings'],
     ['nonsense', 'Overview'],
   ])('?tab=%s selects %s', async (tab, label) => {
@@ -280,6 +281,7 @@ describe('users', () => {
       'Status',
       'Verified',
       'Admin',
+      'Sign-in',
       'Repos',
       'Created',
       'Actions',
@@ -538,5 +540,122 @@ describe('settings', () => {
     openAdmin('/admin?tab=settings');
     expect(await screen.findByRole('heading', { name: 'System Settings' })).toBeVisible();
     expect(screen.getByText('Coming Soon')).toBeVisible();
+  });
+});
+
+describe('single sign-on', () => {
+  const signInState = {
+    password_login: false,
+    oidc: {
+      enabled: true,
+      issuer: 'https://sso.example.com',
+      client_id: 'catalogue',
+      scopes: 'openid email profile groups',
+      admin_groups: ['catalogue-admins'],
+      create_accounts: true,
+      discovery: {
+        status: 'ok',
+        checked_at: '2026-11-24T09:00:00.000Z',
+        error: null,
+        authorization_endpoint: 'https://sso.example.com/authorize',
+        token_endpoint: 'https://sso.example.com/token',
+        userinfo_endpoint: 'https://sso.example.com/userinfo',
+        end_session_endpoint: null,
+        jwks_uri: 'https://sso.example.com/jwks.json',
+      },
+    },
+    events: [
+      {
+        id: 3,
+        at: '2026-11-24T09:30:00.000Z',
+        reason: 'email_unverified',
+        detail: 'The provider has not verified the e-mail address.',
+        username: null,
+      },
+    ],
+  };
+
+  it('the Sign-in tab shows password login, the provider, discovery and the failed sign-ins', async () => {
+    openAdmin('/admin?tab=sign-in', { 'GET /auth/admin/sign-in': () => jsonResponse(signInState) });
+    const methods = await screen.findByRole('region', { name: 'Sign-in methods' });
+    const passwordRow = within(methods).getByText('Password login').closest('div') as HTMLElement;
+    expect(within(passwordRow).getByText('Off')).toBeVisible();
+    const provider = screen.getByRole('region', { name: 'Provider' });
+    expect(within(provider).getByText('Discovered')).toBeVisible();
+    expect(within(provider).getByText('https://sso.example.com')).toBeVisible();
+    expect(within(provider).getByText('catalogue-admins')).toBeVisible();
+    expect(within(provider).getByText('https://sso.example.com/token')).toBeVisible();
+    const failures = screen.getByRole('table', { name: 'Recent failed sign-ins' });
+    expect(within(failures).getByText('email_unverified')).toBeVisible();
+    expect(within(failures).getByText('The provider has not verified the e-mail address.')).toBeVisible();
+  });
+
+  it('shows a failed discovery with its error', async () => {
+    openAdmin('/admin?tab=sign-in', {
+      'GET /auth/admin/sign-in': () =>
+        jsonResponse({
+          ...signInState,
+          oidc: {
+            ...signInState.oidc,
+            discovery: {
+              ...signInState.oidc.discovery,
+              status: 'error',
+              error: 'getaddrinfo ENOTFOUND sso.example.com',
+              token_endpoint: null,
+            },
+          },
+          events: [],
+        }),
+    });
+    expect(await screen.findByText('Discovery failed')).toBeVisible();
+    expect(screen.getByText('getaddrinfo ENOTFOUND sso.example.com')).toBeVisible();
+    expect(screen.queryByText('Token endpoint')).toBeNull();
+    expect(screen.getByText('No failed single sign-on sign-ins recently.')).toBeVisible();
+  });
+
+  it("lists each user's sign-in methods, and the admin switch follows the provider's groups", async () => {
+    const carol = adminUser({
+      id: 3,
+      username: 'carol',
+      email: 'carol@example.com',
+      sign_in_methods: ['sso'],
+      admin_follows_groups: true,
+    });
+    const dave = adminUser({
+      id: 4,
+      username: 'dave',
+      email: 'dave@example.com',
+      sign_in_methods: ['password', 'sso'],
+      admin_follows_groups: false,
+    });
+    openAdmin('/admin?tab=users', {
+      'GET /auth/admin/users': () =>
+        jsonResponse({ users: [me, carol, dave], total: 3, page: 1, per_page: 50 }),
+    });
+    const table = await screen.findByRole('table', { name: 'Users' });
+    const row = (name: string) => within(table).getByText(name).closest('tr') as HTMLElement;
+    expect(within(row('carol')).getByLabelText('Sign-in methods: SSO')).toBeVisible();
+    expect(within(row('dave')).getByLabelText('Sign-in methods: Password, SSO')).toBeVisible();
+    const carolAdmin = within(row('carol')).getByRole('switch', { name: 'Admin: carol' });
+    expect(carolAdmin).toBeDisabled();
+    expect(carolAdmin.getAttribute('aria-description')).toBe("Follows the provider's groups");
+    expect(within(row('dave')).getByRole('switch', { name: 'Admin: dave' })).toBeEnabled();
+  });
+
+  it('says so on a phone, where no tooltip shows', async () => {
+    setViewportWidth(375);
+    const carol = adminUser({
+      id: 3,
+      username: 'carol',
+      sign_in_methods: ['sso'],
+      admin_follows_groups: true,
+    });
+    openAdmin('/admin?tab=users', {
+      'GET /auth/admin/users': () => jsonResponse({ users: [me, carol], total: 2, page: 1, per_page: 50 }),
+    });
+    const card = await screen.findByRole('listitem', { name: 'carol' });
+    expect(within(card).getByText("Admin: follows the provider's groups")).toBeVisible();
+    expect(within(card).getByLabelText('Sign-in methods: SSO')).toBeVisible();
+    expect(within(card).getByRole('switch', { name: 'Admin: carol' })).toBeDisabled();
   });
 });

@@ -9,6 +9,7 @@ import { runCatalogueBench } from './catalogue.bench.ts';
 import { runFirstScreenBench } from './first-screen.bench.ts';
 import { machine, writeSection } from './lib/results.ts';
 import { runMatcherBench } from './matcher.bench.ts';
+import { runPublicPagesBench } from './public-pages.bench.ts';
 import { runRadarBench } from './radar.bench.ts';
 import { runImportBench, runSyncBench } from './sync.bench.ts';
 
@@ -20,6 +21,7 @@ const PARTS: Record<string, () => Promise<object>> = {
   'first-screen': runFirstScreenBench,
   badges: runBadgesBench,
   radar: runRadarBench,
+  'public-pages': runPublicPagesBench,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => arg !== '--');

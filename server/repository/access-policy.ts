@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Database, RepositoryRow } from '../db/schema.ts';
 import { notFound } from '../lib/app-error.ts';
 import { findRepositoryByName } from './repository.queries.ts';
@@ -44,7 +44,10 @@ export function hasProvenAccess(eb: ExpressionBuilder<Database, 'repositories'>,
 
 /** `canSee` as SQL: the rows of `query` the viewer may see. */
 export function visibleTo<O>(query: SelectQueryBuilder<Database, 'repositories', O>, viewer: Viewer) {
-  if (viewer.public_only) return query.where('repositories.private', '=', 0);
+  // Unary plus keeps SQLite off the private flag's index: with it, a page sorted by stars read
+  // every public row and sorted them (18 ms at 100,000); without, the sort's own index is read in
+  // order and stops at the page (0.2 ms).
+  if (viewer.public_only) return query.where(sql<SqlBool>`+repositories.private = 0`);
   if (viewer.is_admin) return query;
   return query.where((eb) => eb.or([eb('repositories.private', '=', 0), hasProvenAccess(eb, viewer)]));
 }

@@ -1,4 +1,4 @@
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { EventType, NewEvent } from '#shared/schemas/activity.ts';
 import type { Database } from '../../db/schema.ts';
 
@@ -208,27 +208,31 @@ export function listPublicEvents(
   limit: number,
 ): Promise<EventRow[]> {
   if (repositoryIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('repository_events')
-    .innerJoin('repositories', 'repositories.id', 'repository_events.repository_id')
-    .select([
-      'repository_events.id',
-      'repository_events.type',
-      'repository_events.occurred_at',
-      'repository_events.created_at as detected_at',
-      'repository_events.data',
-      sql<null>`null`.as('user_id'),
-      'repository_events.repository_id',
-      'repositories.full_name',
-      'repositories.name',
-      sql<null>`null`.as('actor_first_name'),
-      sql<null>`null`.as('actor_last_name'),
-      sql<null>`null`.as('actor_username'),
-    ])
-    .where('repository_events.repository_id', 'in', [...repositoryIds])
-    .where('repository_events.type', 'in', [...types])
-    .where('repositories.private', '=', 0)
-    .orderBy('repository_events.id', 'desc')
-    .limit(limit)
-    .execute();
+  return (
+    db
+      .selectFrom('repository_events')
+      .innerJoin('repositories', 'repositories.id', 'repository_events.repository_id')
+      .select([
+        'repository_events.id',
+        'repository_events.type',
+        'repository_events.occurred_at',
+        'repository_events.created_at as detected_at',
+        'repository_events.data',
+        sql<null>`null`.as('user_id'),
+        'repository_events.repository_id',
+        'repositories.full_name',
+        'repositories.name',
+        sql<null>`null`.as('actor_first_name'),
+        sql<null>`null`.as('actor_last_name'),
+        sql<null>`null`.as('actor_username'),
+      ])
+      .where('repository_events.repository_id', 'in', [...repositoryIds])
+      .where('repository_events.type', 'in', [...types])
+      // Unary plus: a condition on the private flag SQLite could answer from its index made it read
+      // every public repository instead of these few (the caller's ids are public rows already).
+      .where(sql<SqlBool>`+repositories.private = 0`)
+      .orderBy('repository_events.id', 'desc')
+      .limit(limit)
+      .execute()
+  );
 }

@@ -8,15 +8,13 @@ import type { PublicRadarPage, PublicViewPage } from '#shared/schemas/public-pag
  * system. Every text is escaped by `html`.
  */
 
-const CSS = `:root{color-scheme:light dark;--bg:#fff;--fg:#1a1b1e;--muted:#495057;--line:#dee2e6;--link:#1864ab;--chip:#f1f3f5}
-@media (prefers-color-scheme:dark){:root{--bg:#1a1b1e;--fg:#e9ecef;--muted:#b5bbc2;--line:#373a40;--link:#74c0fc;--chip:#2c2e33}}
+const CSS = `:root{color-scheme:light dark;--bg:#fff;--fg:#1a1b1e;--muted:#495057;--line:#dee2e6;--link:#1864ab}
+@media (prefers-color-scheme:dark){:root{--bg:#1a1b1e;--fg:#e9ecef;--muted:#b5bbc2;--line:#373a40;--link:#74c0fc}}
 *{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 header,main,footer{max-width:60rem;margin:0 auto;padding:1rem}header{border-bottom:1px solid var(--line)}
 h1{font-size:1.6rem;margin:.25rem 0}h2{font-size:1.1rem;margin:0;overflow-wrap:anywhere}h3{font-size:1rem;margin:1rem 0 .25rem}
 a{color:var(--link)}p{margin:.25rem 0}.muted{color:var(--muted)}ol,ul{padding:0;margin:0;list-style:none}
-.repos>li{padding:.75rem 0;border-bottom:1px solid var(--line)}dl{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;margin:.25rem 0}
-dl div{display:flex;gap:.35rem}dt{color:var(--muted)}dd{margin:0;font-variant-numeric:tabular-nums}
-.tags{display:flex;flex-wrap:wrap;gap:.35rem;margin:.25rem 0}.tags li{background:var(--chip);border-radius:1rem;padding:0 .6rem;font-size:.875rem}
+.repos>li{padding:.75rem 0;border-bottom:1px solid var(--line)}b{font-weight:600;color:var(--muted)}.facts{font-variant-numeric:tabular-nums}
 .notes{white-space:pre-wrap}.quadrants{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr))}
 .quadrants section{border:1px solid var(--line);border-radius:.5rem;padding:.75rem}.blips li{margin:.25rem 0}.blips .n{font-variant-numeric:tabular-nums;color:var(--muted)}
 footer{color:var(--muted);font-size:.875rem}`;
@@ -87,9 +85,10 @@ export function renderViewPage(
   options: { appName: string; indexable: boolean; slug: string },
 ): string {
   const items = page.repositories.map((repository) => {
+    // One line of facts per repository, "Stars 1,234 · 30 days +56 · …": compact enough that
+    // 100 rows with every field stay under 40 KB.
     const facts: string[] = [];
-    const fact = (term: string, value: string) =>
-      facts.push(`<div><dt>${term}</dt><dd>${html(value)}</dd></div>`);
+    const fact = (term: string, value: string) => facts.push(`<b>${term}</b> ${html(value)}`);
     if (repository.stars !== undefined) fact('Stars', number.format(repository.stars));
     if (repository.stars_30d !== undefined)
       fact(
@@ -114,12 +113,10 @@ export function renderViewPage(
       );
     const parts = [`<h2><a href="${html(repository.url)}">${html(repository.name)}</a></h2>`];
     if (repository.description) parts.push(`<p>${html(repository.description)}</p>`);
-    if (facts.length > 0) parts.push(`<dl>${facts.join('')}</dl>`);
+    if (facts.length > 0) parts.push(`<p class="facts">${facts.join(' · ')}</p>`);
     if (repository.tags && repository.tags.length > 0)
-      parts.push(
-        `<ul class="tags" aria-label="Tags">${repository.tags.map((tag) => `<li>${html(tag)}</li>`).join('')}</ul>`,
-      );
-    if (repository.notes) parts.push(`<p class="notes">${html(repository.notes)}</p>`);
+      parts.push(`<p class="tags"><b>Tags</b> ${repository.tags.map(html).join(', ')}</p>`);
+    if (repository.notes) parts.push(`<p class="notes"><b>Notes</b> ${html(repository.notes)}</p>`);
     return `<li>${parts.join('')}</li>`;
   });
   const shown = page.repositories.length;

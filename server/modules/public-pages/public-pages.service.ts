@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { catalogueListQuerySchema } from '#shared/schemas/catalogue.ts';
 import {
   PUBLIC_PAGE_FIELDS,
@@ -245,11 +245,16 @@ export class PublicPagesService {
 
   async #repositoryIds(fullNames: readonly string[]): Promise<Map<string, number>> {
     if (fullNames.length === 0) return new Map();
+    // Through the lower(full_name) index alone (names are unique in any case, and these are the
+    // page's public rows): `full_name in (…)`, or a `private` condition beside it, read every row.
     const rows = await this.#deps.db
       .selectFrom('repositories')
       .select(['id', 'full_name'])
-      .where('full_name', 'in', [...fullNames])
-      .where('private', '=', 0)
+      .where(
+        sql`lower(full_name)`,
+        'in',
+        fullNames.map((name) => name.toLowerCase()),
+      )
       .execute();
     return new Map(rows.map((row) => [row.full_name, row.id]));
   }

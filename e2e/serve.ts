@@ -62,6 +62,9 @@ const config = loadConfig({
   NOTIFICATION_SCHEDULE: '*/2 * * * * *',
   // The decisions journey proposes as a member and accepts as the admin.
   DECISIONS_BY: 'admins',
+  // The public pages journey publishes a view and opens it without JavaScript; badges show a published ring.
+  PUBLIC_PAGES: 'on',
+  PUBLIC_BADGES: 'on',
 });
 // E2E_WEB_DIST serves another build (parallel runs on one machine); web/dist by default.
 const app = await buildApp(config, { webDistDir: process.env.E2E_WEB_DIST });

@@ -1,6 +1,6 @@
-import { Anchor, Button, Checkbox, Divider, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconKey, IconLogin } from '@tabler/icons-react';
+import { IconLogin } from '@tabler/icons-react';
 import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { REMEMBER_ME_HOURS } from '#shared/constants.ts';
@@ -16,13 +16,14 @@ import { peekRedirectAfterLogin } from '#web/lib/storage.ts';
 import { useAuthProviders } from '../api/get-auth-providers.ts';
 import { type LoginVariables, useLogin } from '../api/login.ts';
 import { AuthForm, CheckingLink } from '../components/auth-screen.tsx';
-import { useOidcErrorMessage } from '../lib/oidc-error-message.ts';
 import { oidcStartUrl, returnToFromHash } from '../lib/oidc-session.ts';
 import { AUTH_MESSAGES } from '../messages.ts';
 
 // Only after coming back from the provider: the sign-in screen's first load does without them.
 const OidcExchange = lazy(() => import('../components/oidc-exchange.tsx'));
 const LinkAccount = lazy(() => import('../components/link-account.tsx'));
+// Once the server says there is a provider (or an error to show).
+const SsoOptions = lazy(() => import('../components/sso-options.tsx'));
 
 /** The server's text, else 'Login failed'; a network failure has its own text. */
 function loginError(error: unknown): ReactNode {
@@ -79,7 +80,6 @@ function SignIn({ oidcError, local }: { oidcError: string | null; local: boolean
   const providers = useAuthProviders().data;
   const login = useLogin();
   const { message, showError, clear } = useMessage();
-  const errorText = useOidcErrorMessage(oidcError);
   const form = useForm<LoginVariables>({
     initialValues: { email_or_username: '', password: '', remember_me: false },
     onValuesChange: loginValidation.preload,
@@ -111,44 +111,29 @@ function SignIn({ oidcError, local }: { oidcError: string | null; local: boolean
     return <CheckingLink title="Sign In" label={`Taking you to ${sso.button_text}…`} />;
   }
 
-  const oidcBanner = oidcError !== null && errorText !== null && (
-    <InlineMessage kind="error" title="Single sign-on did not complete">
-      {errorText}
-    </InlineMessage>
-  );
   const rememberBox = (
     <Checkbox
       label={`Remember me for ${REMEMBER_ME_HOURS} hours`}
       {...form.getInputProps('remember_me', { type: 'checkbox' })}
     />
   );
-  const ssoButton = sso && (
-    <Button
-      component="a"
-      href={startUrl}
-      fullWidth
-      variant={password ? 'default' : 'filled'}
-      leftSection={<IconKey size={18} aria-hidden />}
-    >
-      {sso.button_text}
-    </Button>
+  const ssoOptions = (sso !== null || oidcError !== null || !password) && (
+    <Suspense fallback={null}>
+      <SsoOptions
+        buttonText={sso?.button_text ?? null}
+        startUrl={startUrl}
+        oidcError={oidcError}
+        password={password}
+      />
+    </Suspense>
   );
 
   if (!password) {
     return (
       <AuthCard title="Sign In" subtitle="Welcome back. Sign in to your catalogue.">
         <Stack gap="md">
-          {oidcBanner}
-          {ssoButton ? (
-            <>
-              {ssoButton}
-              {rememberBox}
-            </>
-          ) : (
-            <InlineMessage kind="info">
-              Password sign-in is turned off on this instance. Ask an administrator how to sign in.
-            </InlineMessage>
-          )}
+          {ssoOptions}
+          {sso && rememberBox}
         </Stack>
       </AuthCard>
     );
@@ -156,21 +141,10 @@ function SignIn({ oidcError, local }: { oidcError: string | null; local: boolean
 
   return (
     <AuthCard title="Sign In" subtitle="Welcome back. Sign in to your catalogue.">
-      {ssoButton && (
-        <Stack gap="md" mb="md">
-          {oidcBanner}
-          {ssoButton}
-          <Divider label="or with a password" labelPosition="center" />
-        </Stack>
-      )}
+      {ssoOptions}
       <AuthForm
         onSubmit={submit}
-        message={
-          <>
-            {!ssoButton && oidcBanner}
-            {message && <InlineMessage kind={message.kind}>{message.text}</InlineMessage>}
-          </>
-        }
+        message={message && <InlineMessage kind={message.kind}>{message.text}</InlineMessage>}
         submitLabel="Sign In"
         submitIcon={<IconLogin size={18} aria-hidden />}
         pending={login.isPending}

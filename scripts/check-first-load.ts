@@ -38,9 +38,9 @@ export interface Screen {
  * a route module with the app's modules and libraries it imports), by name.
  */
 export const SCREENS: Screen[] = [
-  { name: 'landing #/', chunks: ['landing'], budget: 150, ceiling: 123.4 },
-  { name: 'sign-in #/login', chunks: ['sign-in'], budget: 150, ceiling: 133.4 },
-  { name: 'sign-in → list #/home', chunks: ['sign-in', 'member'], budget: 250, ceiling: 242.7 },
+  { name: 'landing #/', chunks: ['landing'], budget: 150, ceiling: 123.5 },
+  { name: 'sign-in #/login', chunks: ['sign-in'], budget: 150, ceiling: 134.3 },
+  { name: 'sign-in → list #/home', chunks: ['sign-in', 'member'], budget: 250, ceiling: 244.0 },
 ];
 
 /** A chunk made by a `codeSplitting` group of vite.config.ts, by its name (`sign-in`). */

@@ -38,8 +38,8 @@ export interface Screen {
  * a route module with the app's modules and libraries it imports), by name.
  */
 export const SCREENS: Screen[] = [
-  { name: 'landing #/', chunks: ['landing'], budget: 150, ceiling: 123.5 },
-  { name: 'sign-in #/login', chunks: ['sign-in'], budget: 150, ceiling: 134.3 },
+  { name: 'landing #/', chunks: ['landing'], budget: 150, ceiling: 123.6 },
+  { name: 'sign-in #/login', chunks: ['sign-in'], budget: 150, ceiling: 134.4 },
   { name: 'sign-in → list #/home', chunks: ['sign-in', 'member'], budget: 250, ceiling: 244.0 },
 ];
 

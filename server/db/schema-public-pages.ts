@@ -1,8 +1,25 @@
 import type { Generated } from 'kysely';
+import type { Flag } from './schema-health.ts';
+
+/** Saved views of the repository list (docs/product.md#saved-views), which public pages publish. */
+export interface SavedViewTables {
+  saved_views: SavedViewsTable;
+}
+
+export interface SavedViewsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  name_lower: string;
+  query: string;
+  shared: Flag;
+  created_at: string;
+  updated_at: string;
+}
 
 /**
  * The public pages module's table (docs/product.md#public-pages): what is published, where, with
- * which fields, by whom. `Database` in schema.ts extends `PublicPageTables`.
+ * which fields, by whom. `Database` in schema.ts extends `SavedViewTables` and `PublicPageTables`.
  */
 export interface PublicPageTables {
   public_pages: PublicPagesTable;

@@ -12,7 +12,7 @@ import type {
   RepositoryPackagesTable,
 } from './schema-health.ts';
 import type { OidcTables } from './schema-oidc.ts';
-import type { PublicPageTables } from './schema-public-pages.ts';
+import type { PublicPageTables, SavedViewTables } from './schema-public-pages.ts';
 import type { RadarTables } from './schema-radar.ts';
 
 /** Table types for Kysely. Timestamps are ISO-8601 UTC strings on both dialects (rows and backups alike). */
@@ -385,18 +385,6 @@ export interface RepositoryReleasesTable {
   deleted_at: string | null;
 }
 
-/** Saved views of the repository list (docs/product.md#saved-views). */
-export interface SavedViewsTable {
-  id: Generated<number>;
-  user_id: number;
-  name: string;
-  name_lower: string;
-  query: string;
-  shared: Flag;
-  created_at: string;
-  updated_at: string;
-}
-
 /** A deleted repository's rows while its deletion can be undone (transient: not backed up). */
 export interface RepositoryTrashTable {
   id: Generated<number>;
@@ -408,7 +396,13 @@ export interface RepositoryTrashTable {
   rows: string;
 }
 
-export interface Database extends DecisionTables, RadarTables, ApiTokenTables, OidcTables, PublicPageTables {
+export interface Database
+  extends DecisionTables,
+    RadarTables,
+    ApiTokenTables,
+    OidcTables,
+    SavedViewTables,
+    PublicPageTables {
   repositories: RepositoriesTable;
   repository_commits: RepositoryCommitsTable;
   repository_health: RepositoryHealthTable;
@@ -436,7 +430,6 @@ export interface Database extends DecisionTables, RadarTables, ApiTokenTables, O
   repository_topics: RepositoryTopicsTable;
   repository_search: RepositorySearchTable;
   users: UsersTable;
-  saved_views: SavedViewsTable;
   repository_trash: RepositoryTrashTable;
   instance_bootstrap: InstanceBootstrapTable;
   refresh_tokens: RefreshTokensTable;

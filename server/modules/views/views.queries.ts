@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import { isPostgres } from '../../db/migration-helpers.ts';
-import type { Database, SavedViewsTable } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import type { SavedViewsTable } from '../../db/schema-public-pages.ts';
 
 type Db = Kysely<Database>;
 

@@ -40,7 +40,7 @@ export interface Screen {
 export const SCREENS: Screen[] = [
   { name: 'landing #/', chunks: ['landing'], budget: 150, ceiling: 123.6 },
   { name: 'sign-in #/login', chunks: ['sign-in'], budget: 150, ceiling: 134.4 },
-  { name: 'sign-in → list #/home', chunks: ['sign-in', 'member'], budget: 250, ceiling: 244.0 },
+  { name: 'sign-in → list #/home', chunks: ['sign-in', 'member'], budget: 250, ceiling: 244.1 },
 ];
 
 /** A chunk made by a `codeSplitting` group of vite.config.ts, by its name (`sign-in`). */

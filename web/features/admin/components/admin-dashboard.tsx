@@ -94,7 +94,8 @@ export function AdminDashboard() {
           }}
           keepMounted={false}
         >
-          <Tabs.List mb="lg" style={{ flexWrap: 'nowrap' }}>
+          {/* Seven tabs: on the narrowest phones the row scrolls inside itself, never the page. */}
+          <Tabs.List mb="lg" style={{ flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' }}>
             {ADMIN_TABS.map((value) => {
               const { label, icon: Icon } = TAB_LABELS[value];
               // On a phone only the open tab spells its name, so all seven fit in one row.
@@ -105,7 +106,7 @@ export function AdminDashboard() {
                   value={value}
                   aria-label={label}
                   leftSection={<Icon size={iconOnly ? 20 : 16} aria-hidden />}
-                  px={compact ? 'sm' : undefined}
+                  px={compact ? 'xs' : undefined}
                 >
                   {iconOnly ? null : label}
                 </Tabs.Tab>

@@ -11,6 +11,7 @@ import { PRIVATE_REPOSITORY } from '../../../test/github-double/index.ts';
 import { signedInUser } from '../../../test/helpers/auth-factory.ts';
 import { createReposTestApp, repoPath } from '../../../test/helpers/repos-app.ts';
 import { createTestApp } from '../../../test/helpers/test-app.ts';
+import { PUBLIC_PAGE_READS_PER_WINDOW } from './public-pages.routes.ts';
 import { PAGE_NOT_FOUND } from './public-pages.service.ts';
 
 /**
@@ -318,6 +319,50 @@ describe('the admin’s list', () => {
     expect((await call(admin, 'DELETE', `/public-pages/${target.id}`)).statusCode).toBe(204);
     expect((await call(null, 'GET', new URL(target.url).pathname)).statusCode).toBe(404);
     expect((await call(admin, 'DELETE', `/public-pages/${target.id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('reading limits and indexing', () => {
+  it('reads are limited per address (429 with Retry-After), and another address still reads', async () => {
+    const viewId = await sharedView(ada, 'Limited');
+    const { path } = await publish(ada, viewId, ['stars']);
+    const from = (address: string) =>
+      t.app.inject({ method: 'GET', url: `${path}.json`, remoteAddress: address });
+    for (let i = 0; i < PUBLIC_PAGE_READS_PER_WINDOW; i++)
+      expect((await from('203.0.113.7')).statusCode).toBe(200);
+    const limited = await from('203.0.113.7');
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await from('203.0.113.8')).statusCode).toBe(200);
+  });
+
+  it('PUBLIC_PAGES_INDEX=on lets search engines index the pages', async () => {
+    const indexed = await createReposTestApp({
+      SYNC_SCHEDULE: 'off',
+      PUBLIC_PAGES: 'on',
+      PUBLIC_PAGES_INDEX: 'on',
+    });
+    try {
+      const member = await signedInUser(indexed.app);
+      const created = await indexed.app.inject({
+        method: 'POST',
+        url: '/views',
+        headers: member.headers,
+        payload: { name: 'Open', query: 'sort=name', shared: true },
+      });
+      const published = await indexed.app.inject({
+        method: 'POST',
+        url: `/views/${created.json().view.id}/publish`,
+        headers: member.headers,
+        payload: { fields: [] },
+      });
+      const page = await indexed.app.inject({ method: 'GET', url: new URL(published.json().url).pathname });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['x-robots-tag']).toBeUndefined();
+      expect(page.body).not.toContain('noindex');
+    } finally {
+      await indexed.close();
+    }
   });
 });
 

@@ -8,10 +8,9 @@
  *   4. the Redis-dependent tests (`*.redis.test.ts`) against TEST_REDIS_URL: skipped with a
  *      printed line when nothing answers, except under CI=true, where a local redis-server is
  *      started and failure to reach it fails the run
- *   5. the integration tests again on PostgreSQL, beside step 6 (its output printed after
- *      step 6's), then the security suites on PostgreSQL: skipped with a printed line when no
- *      server answers, except under CI=true, where a stopped local cluster is started and
- *      failure to reach it fails the run
+ *   5. the integration tests and the security suites again on PostgreSQL: skipped with a
+ *      printed line when no server answers, except under CI=true, where a stopped local
+ *      cluster is started and failure to reach it fails the run
  *   6. the web build, the first screens' size check on it (scripts/check-first-load.ts: the
  *      JS and CSS as sent, brotli, of the landing, sign-in and list screens against their budgets), and the
  *      Playwright journeys in Debian's chromium (installed when missing and permitted;
@@ -23,7 +22,7 @@ import { join } from 'node:path';
 import { ensureChromium } from './lib/ensure-chromium.ts';
 import { ensurePostgres, TEST_PG_URL } from './lib/ensure-postgres.ts';
 import { ensureRedis, TEST_REDIS_URL } from './lib/ensure-redis.ts';
-import { capture, run } from './lib/run.ts';
+import { run } from './lib/run.ts';
 
 interface Tally {
   passed: number;
@@ -52,24 +51,15 @@ async function check(name: string, command: string, args: string[]) {
   add(name, { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 });
 }
 
-/**
- * One Vitest pass; its outcome is reported (output if held back, then its tally from Vitest's JSON
- * report, or one failure when the runner died before writing it) when the returned function is
- * called. `heldBack`: the output is kept until then, for a pass that runs beside another.
- */
-async function vitestPass(
-  name: string,
-  args: string[],
-  env: Record<string, string> = {},
-  { heldBack = false } = {},
-): Promise<() => void> {
+/** Vitest's JSON report, or one failure when the runner died before writing it. */
+async function vitest(name: string, args: string[], env: Record<string, string> = {}) {
+  console.log(`\n▶ ${name}`);
   const file = join(reportDir, `${name.replace(/\W+/g, '-')}.json`);
-  const vitestArgs = ['run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`];
-  if (!heldBack) console.log(`\n▶ ${name}`);
-  const { code, output } = heldBack
-    ? await capture('vitest', vitestArgs, env)
-    : { code: await run('vitest', vitestArgs, env), output: '' };
-  let tally: Tally;
+  const code = await run(
+    'vitest',
+    ['run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`],
+    env,
+  );
   try {
     const report = JSON.parse(readFileSync(file, 'utf8')) as {
       numPassedTests: number;
@@ -81,21 +71,14 @@ async function vitestPass(
     const failed =
       report.numFailedTests +
       (code !== 0 && report.numFailedTests === 0 ? Math.max(1, report.numFailedTestSuites) : 0);
-    tally = { passed: report.numPassedTests, failed, skipped: report.numPendingTests + report.numTodoTests };
+    add(name, {
+      passed: report.numPassedTests,
+      failed,
+      skipped: report.numPendingTests + report.numTodoTests,
+    });
   } catch {
-    tally = { passed: 0, failed: 1, skipped: 0 };
+    add(name, { passed: 0, failed: 1, skipped: 0 });
   }
-  return () => {
-    if (heldBack) {
-      console.log(`\n▶ ${name} (ran beside the browser journeys; its output follows)`);
-      process.stdout.write(output);
-    }
-    add(name, tally);
-  };
-}
-
-async function vitest(name: string, args: string[], env: Record<string, string> = {}) {
-  (await vitestPass(name, args, env))();
 }
 
 async function playwright() {
@@ -139,28 +122,18 @@ if (await ensureRedis(ci)) {
   );
 }
 
-const postgres = { TEST_DB: 'postgres', TEST_PG_URL };
-/**
- * The PostgreSQL pass runs beside the web build and the browser journeys: each left most of the
- * second core idle (Vitest's workers mostly wait on the database, the journeys on one browser),
- * and one after the other they took about 14 of the run's 24 minutes (docs/decisions.md, "The
- * test command within 20 minutes, again"). Its output is held back and printed after the journeys';
- * the security suites on PostgreSQL, whose timing comparisons want a quiet machine, run after both.
- */
-let postgresPass: Promise<() => void> | null = null;
 if (await ensurePostgres(ci)) {
+  const postgres = { TEST_DB: 'postgres', TEST_PG_URL };
   // The fuzz test's routes × callers again, fewer runs each: the SQLite pass is the thorough one.
   // The command line and the process entry point (cli.test.ts, main.test.ts) spawn processes whose
   // database work is the services' own, tested here file by file (restore.test.ts restores into
   // PostgreSQL): they run in the SQLite pass only, within the suite's time budget.
   const sqliteOnly = ['--exclude', 'server/cli.test.ts', '--exclude', 'server/main.test.ts'];
-  console.log('\n▶ postgres (beside the browser journeys; its output comes after theirs)');
-  postgresPass = vitestPass(
-    'postgres',
-    ['--project', 'node', 'server/', ...OWN_PASSES, ...sqliteOnly],
-    { ...postgres, FUZZ_RUNS: '20' },
-    { heldBack: true },
-  );
+  await vitest('postgres', ['--project', 'node', 'server/', ...OWN_PASSES, ...sqliteOnly], {
+    ...postgres,
+    FUZZ_RUNS: '20',
+  });
+  await vitest('security (postgres)', ['--project', 'node', SECURITY], postgres);
 } else if (ci) {
   console.error(
     `\nPostgreSQL at ${TEST_PG_URL} could not be reached or started: the PostgreSQL pass is mandatory under CI.`,
@@ -181,11 +154,6 @@ if (await ensureChromium()) {
   add('e2e', { passed: 0, failed: 1, skipped: 0 });
 } else {
   console.log('\nBrowser journeys skipped: Debian’s chromium is not installed (apt-get install chromium).');
-}
-
-if (postgresPass) {
-  (await postgresPass)();
-  await vitest('security (postgres)', ['--project', 'node', SECURITY], postgres);
 }
 
 rmSync(reportDir, { recursive: true, force: true });

@@ -17,16 +17,9 @@ export function run(
 }
 
 /** Runs a command quietly; resolves with its exit code and combined output. */
-export function capture(
-  command: string,
-  args: string[],
-  env: Record<string, string | undefined> = {},
-): Promise<{ code: number; output: string }> {
+export function capture(command: string, args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...env },
-    });
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;

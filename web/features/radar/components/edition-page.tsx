@@ -1,8 +1,8 @@
-import { Anchor, Button, Checkbox, CopyButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import type { RadarEdition } from '#shared/schemas/radar.ts';
+import { CopyField } from '#web/components/copy-field.tsx';
 import { InlineMessage } from '#web/components/inline-message.tsx';
 import { SectionError, SectionLoader } from '#web/components/load-states.tsx';
 import { describeError } from '#web/lib/api-errors.ts';
@@ -48,31 +48,7 @@ export function PublishEditionPageButton({ edition }: { edition: RadarEdition })
           />
         ) : page ? (
           <Stack gap="md">
-            <Group gap="xs" align="flex-end" wrap="nowrap">
-              <TextInput
-                label="Public address"
-                value={page.url}
-                readOnly
-                onFocus={(event) => event.currentTarget.select()}
-                style={{ flex: 1, minWidth: 0 }}
-                styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-              />
-              <CopyButton value={page.url}>
-                {({ copied, copy }) => (
-                  <Button
-                    variant="light"
-                    color={copied ? 'teal' : undefined}
-                    onClick={copy}
-                    aria-label={copied ? 'Copied' : 'Copy the address'}
-                    leftSection={
-                      copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />
-                    }
-                  >
-                    {copied ? 'Copied' : 'Copy'}
-                  </Button>
-                )}
-              </CopyButton>
-            </Group>
+            <CopyField label="Public address" value={page.url} />
             <Text size="sm">
               {page.include_rationales ? 'With rationales.' : 'Without rationales.'}{' '}
               <Anchor href={page.url} target="_blank" rel="noopener noreferrer" inline>

@@ -1,6 +1,6 @@
-import { Anchor, Button, Checkbox, CopyButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconCheck, IconCopy, IconExternalLink } from '@tabler/icons-react';
+import { IconExternalLink } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import {
   DEFAULT_PUBLIC_PAGE_FIELDS,
@@ -10,6 +10,7 @@ import {
   type PublicPageField,
 } from '#shared/schemas/public-pages.ts';
 import type { SavedView } from '#shared/schemas/views.ts';
+import { CopyField } from '#web/components/copy-field.tsx';
 import { InlineMessage } from '#web/components/inline-message.tsx';
 import { SectionError, SectionLoader } from '#web/components/load-states.tsx';
 import { describeError } from '#web/lib/api-errors.ts';
@@ -169,29 +170,7 @@ function Published({
 }) {
   return (
     <Stack gap="md">
-      <Group gap="xs" align="flex-end" wrap="nowrap">
-        <TextInput
-          label="Public address"
-          value={publication.url}
-          readOnly
-          onFocus={(event) => event.currentTarget.select()}
-          style={{ flex: 1, minWidth: 0 }}
-          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-        />
-        <CopyButton value={publication.url}>
-          {({ copied, copy }) => (
-            <Button
-              variant="light"
-              color={copied ? 'teal' : undefined}
-              onClick={copy}
-              aria-label={copied ? 'Copied' : 'Copy the address'}
-              leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
-            >
-              {copied ? 'Copied' : 'Copy'}
-            </Button>
-          )}
-        </CopyButton>
-      </Group>
+      <CopyField label="Public address" value={publication.url} />
       <Text size="sm">
         Shows: {publication.fields.length === 0 ? 'names and links only' : publication.fields.join(', ')}.{' '}
         <Anchor href={publication.url} target="_blank" rel="noopener noreferrer" inline>

@@ -9,6 +9,8 @@ import { atMost, type Figure, measured } from './lib/results.ts';
 import { seedCatalogue } from './lib/seed-catalogue.ts';
 import {
   type BenchDatabase,
+  distinctReaders,
+  PUBLIC_READERS_ENV,
   registerMember,
   runOnEachDatabase,
   type SeededInstance,
@@ -32,9 +34,8 @@ async function start(database: BenchDatabase, size: number): Promise<Instance> {
   const instance = await startSeededInstance('badges', database, size, {
     env: {
       PUBLIC_BADGES: 'on',
-      // Each request comes from an address of its own (X-Forwarded-For), as a README's readers do:
-      // the per-address limit (300 a minute) is counted, never reached.
-      TRUST_PROXY: '127.0.0.1',
+      // Each request from an address of its own, as a README's or a page's readers come.
+      ...PUBLIC_READERS_ENV,
     },
     seed: async (seeder) => {
       await registerMember(seeder, 'bench');
@@ -72,11 +73,7 @@ async function start(database: BenchDatabase, size: number): Promise<Instance> {
 }
 
 async function measureBadges(instance: Instance, size: number, database: string): Promise<Figure[]> {
-  let client = 0;
-  const from = () => {
-    client += 1;
-    return { 'x-forwarded-for': `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client & 255}` };
-  };
+  const from = distinctReaders();
   const badge = (i: number, kind: string, headers: Record<string, string> = {}) =>
     fetch(`${instance.base}/badge/${instance.names[i % instance.names.length]}/${kind}.svg`, {
       headers: { ...from(), ...headers },

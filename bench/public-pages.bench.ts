@@ -11,6 +11,8 @@ import { atMost, type Figure, measured } from './lib/results.ts';
 import { seedCatalogue } from './lib/seed-catalogue.ts';
 import {
   type BenchDatabase,
+  distinctReaders,
+  PUBLIC_READERS_ENV,
   registerMember,
   runOnEachDatabase,
   type SeededInstance,
@@ -31,9 +33,8 @@ async function start(database: BenchDatabase, size: number): Promise<Instance> {
   const instance = await startSeededInstance('public_pages', database, size, {
     env: {
       PUBLIC_PAGES: 'on',
-      // Each request from an address of its own (X-Forwarded-For): the per-address limit is
-      // counted, never reached.
-      TRUST_PROXY: '127.0.0.1',
+      // Each request from an address of its own, as a README's or a page's readers come.
+      ...PUBLIC_READERS_ENV,
     },
     seed: async (seeder) => {
       await registerMember(seeder, 'bench');
@@ -57,11 +58,7 @@ async function start(database: BenchDatabase, size: number): Promise<Instance> {
 }
 
 async function measurePublicPages(instance: Instance, size: number, database: string): Promise<Figure[]> {
-  let client = 0;
-  const from = () => {
-    client += 1;
-    return { 'x-forwarded-for': `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client & 255}` };
-  };
+  const from = distinctReaders();
   const get = (suffix: string) => fetch(`${instance.base}${instance.path}${suffix}`, { headers: from() });
   const html = await (await get('')).text();
   const samples = 200;

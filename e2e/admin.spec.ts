@@ -219,7 +219,15 @@ for (const { width, scheme } of screenModes()) {
       colorScheme: scheme,
     });
     const page = await context.newPage();
-    for (const tab of ['overview', 'users', 'repositories', 'database', 'settings']) {
+    for (const tab of [
+      'overview',
+      'users',
+      'repositories',
+      'database',
+      'settings',
+      'public-pages',
+      'sign-in',
+    ]) {
       await page.goto(`/#/admin?tab=${tab}`);
       await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
       await expect(page.getByRole('tab', { selected: true })).toBeVisible();

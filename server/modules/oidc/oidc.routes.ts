@@ -1,3 +1,4 @@
+import fastifyCookie, { type CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -47,16 +48,6 @@ function codeKey(request: FastifyRequest): string {
   return typeof value === 'string' ? hashToken(value.trim()) : '';
 }
 
-function readCookie(request: FastifyRequest, name: string): string | undefined {
-  const header = request.headers.cookie;
-  if (typeof header !== 'string') return undefined;
-  for (const part of header.split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return rest.join('=');
-  }
-  return undefined;
-}
-
 /** A navigation answer: 302, never cached, never leaking the URL onwards. */
 function redirect(reply: FastifyReply, location: string) {
   return reply
@@ -76,7 +67,14 @@ function redirect(reply: FastifyReply, location: string) {
 export const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.services.oidc;
   const limit = (...rules: LimitRule[]) => app.rateLimiter.hook(...rules);
-  const secureCookie = app.config.publicUrl.startsWith('https:') ? '; Secure' : '';
+  // Parsed for these routes only: no other route reads a cookie (sessions are bearer tokens).
+  await app.register(fastifyCookie);
+  const browserCookie: CookieSerializeOptions = {
+    path: COOKIE_PATH,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: app.config.publicUrl.startsWith('https:'),
+  };
 
   app.get(
     '/auth/providers',
@@ -109,10 +107,7 @@ export const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
       const rememberMe = request.query.remember_me === 'true' || request.query.remember_me === '1';
       try {
         const started = await service.start(request.query.return_to ?? null, rememberMe);
-        reply.header(
-          'set-cookie',
-          `${BROWSER_COOKIE}=${started.browser}; Path=${COOKIE_PATH}; Max-Age=${STATE_SECONDS}; HttpOnly; SameSite=Lax${secureCookie}`,
-        );
+        reply.setCookie(BROWSER_COOKIE, started.browser, { ...browserCookie, maxAge: STATE_SECONDS });
         return redirect(reply, started.location);
       } catch (error) {
         if (error instanceof SignInFailure)
@@ -142,11 +137,8 @@ export const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const raw = request.raw.url ?? '';
       const rawQuery = raw.includes('?') ? raw.slice(raw.indexOf('?') + 1) : '';
-      const location = await service.callback(request.query, rawQuery, readCookie(request, BROWSER_COOKIE));
-      reply.header(
-        'set-cookie',
-        `${BROWSER_COOKIE}=; Path=${COOKIE_PATH}; Max-Age=0; HttpOnly; SameSite=Lax${secureCookie}`,
-      );
+      const location = await service.callback(request.query, rawQuery, request.cookies[BROWSER_COOKIE]);
+      reply.clearCookie(BROWSER_COOKIE, browserCookie);
       return redirect(reply, location);
     },
   );

@@ -5,7 +5,8 @@
  * sign in as the instance's administrator (GET /admin), registered first so that every
  * journey's own accounts go through e-mail verification like real members. For the scale
  * journey it also fills the catalogue in bulk (POST /catalogue/seed) and empties it again
- * (POST /catalogue/clear).
+ * (POST /catalogue/clear). The single sign-on journey's provider and instances are
+ * e2e/serve-sso.ts's, on E2E_PORT + 3 and + 4.
  */
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { insertRepository, type NewRepository } from '../server/repository/repos
 import { rebuildDerivedTables } from '../server/repository/repository-labels.ts';
 import { startGitHubDouble } from '../test/github-double/index.ts';
 import { startSmtpSink } from '../test/helpers/smtp-sink.ts';
+import { startSsoWorld } from './serve-sso.ts';
 
 const port = Number(process.env.E2E_PORT ?? 4173);
 const dataDir = mkdtempSync(join(tmpdir(), 'rt-e2e-'));
@@ -209,8 +211,15 @@ async function recordReleaseEvent(url: URL): Promise<unknown> {
   return { recorded: true };
 }
 
+const sso = await startSsoWorld(port, {
+  smtpUrl: smtp.smtpUrl,
+  githubUrl: github.url,
+  webDistDir: process.env.E2E_WEB_DIST,
+});
+
 const control = createServer((request, response) => {
   const url = new URL(request.url ?? '/', 'http://control');
+  if (sso.handle(request, response, url)) return;
   if (
     request.method === 'POST' &&
     (url.pathname === '/catalogue/seed' || url.pathname === '/catalogue/clear')
@@ -270,6 +279,7 @@ await new Promise<void>((resolve) => control.listen(port + 1, '127.0.0.1', resol
 
 async function shutdown() {
   await app.close();
+  await sso.close();
   control.close();
   sinkServer.close();
   await smtp.close();

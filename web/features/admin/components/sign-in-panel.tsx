@@ -148,7 +148,14 @@ export function SignInPanel({ onForbidden }: { onForbidden: () => void }) {
             No failed single sign-on sign-ins recently.
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={560} type="native">
+          // Focusable, so a keyboard can scroll it on a phone (nothing inside takes the focus).
+          <Table.ScrollContainer
+            minWidth={560}
+            type="native"
+            tabIndex={0}
+            role="region"
+            aria-label="Recent failed sign-ins"
+          >
             <Table striped verticalSpacing="xs" aria-label="Recent failed sign-ins">
               <Table.Thead>
                 <Table.Tr>

@@ -15,6 +15,7 @@ import type { Database, RepositoryExportRow, RepositoryListRow } from '../../db/
 import { CURSOR_ID_MAX, decodeCursor, encodeCursor, invalidCursor } from '../../lib/cursor.ts';
 import { hasProvenAccess, type Viewer, visibleTo } from '../../repository/access-policy.ts';
 import { hasColumnFilters, hasFilters, type NormalizedFilters } from './catalogue-filters.ts';
+import type { PackedExportRow } from './packed-export-row.ts';
 import { listColumns, type RowColumns } from './repository-list.queries.ts';
 
 /**
@@ -245,7 +246,11 @@ export function decodePageCursor(cursor: string, filters: NormalizedFilters, sor
 }
 
 /** What a page holds: the list's rows, or the export's. */
-type RowOf<C extends RowColumns> = C extends 'export' ? RepositoryExportRow : RepositoryListRow;
+type RowOf<C extends RowColumns> = C extends 'export'
+  ? RepositoryExportRow
+  : C extends 'packed'
+    ? PackedExportRow
+    : RepositoryListRow;
 type ListRow = RepositoryListRow & { sort_key: string | number | null };
 
 /**
@@ -329,10 +334,10 @@ export async function fetchPage<C extends RowColumns = 'list'>(
       return {
         rows: page,
         next: { phase: 'values', key: last.sort_key as string | number, id: last.id },
-      } as Page;
+      } as unknown as Page;
     }
     rows.push(...found);
-    if (!nullable) return { rows, next: null } as Page;
+    if (!nullable) return { rows, next: null } as unknown as Page;
   }
 
   // The values ran out on this page: fill it from the rows without a key.
@@ -352,7 +357,7 @@ export async function fetchPage<C extends RowColumns = 'list'>(
   rows.push(...page);
   const next: Position | null =
     found.length > remaining ? { phase: 'nulls', id: page.at(-1)?.id ?? after } : null;
-  return { rows, next } as Page;
+  return { rows, next } as unknown as Page;
 }
 
 /**

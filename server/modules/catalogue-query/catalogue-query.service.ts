@@ -19,7 +19,7 @@ import type { Repository, RepositorySummary } from '#shared/schemas/repositories
 import { STAR_BUCKETS } from '#shared/stats.ts';
 import type { Dialect } from '../../db/database.ts';
 import { isPostgres } from '../../db/migration-helpers.ts';
-import type { Database, RepositoryExportRow, RepositoryListRow } from '../../db/schema.ts';
+import type { Database, RepositoryListRow } from '../../db/schema.ts';
 import { notFound } from '../../lib/app-error.ts';
 import { addMs, type Clock, dateAtMs } from '../../lib/clock.ts';
 import {
@@ -42,9 +42,10 @@ import {
   idSetUseFor,
   isLargeIdSet,
   matchingIds,
-  type Position,
   resolveSort,
 } from './catalogue-query.queries.ts';
+import type { ExportBatch } from './csv-export.ts';
+import { type ExportReads, exportBatches } from './export-batches.ts';
 import {
   findRepositoryWithCounts,
   findSummary,
@@ -63,25 +64,13 @@ export interface CatalogueQueryDeps {
   db: Kysely<Database>;
   clock: Clock;
   details: RepositoryDetailParts;
-  /** Which database: the export reads each its own way (`EXPORT_READS`). */
+  /** Which database: the export reads each its own way (export-batches.ts). */
   dialect: Dialect;
   /** Rows per database read while exporting, instead of the dialect's (tests: a small one). */
   exportBatchSize?: number;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/**
- * How the export reads (docs/decisions.md, "CSV export"): rows per database read, and whether
- * the next read is sent while a batch is written. PostgreSQL reads in its own process, so its
- * next batch arrives while this one is written, and a larger batch is fewer round trips.
- * SQLite reads on this thread: reading ahead only keeps two batches alive, and a batch of 500
- * rows dies young — 2,000 rows held across collections grew a fresh server's RSS by up to
- * 88 MiB on its first export of 100,000 rows, 500 by at most 45 (10% slower).
- */
-const EXPORT_READS: Record<Dialect, { batchSize: number; readAhead: boolean }> = {
-  sqlite: { batchSize: 500, readAhead: false },
-  postgres: { batchSize: 2000, readAhead: true },
-};
 const TOP_TOPICS = 10;
 const NO_FILTERS = normalizeFilters({});
 
@@ -98,15 +87,14 @@ const byCountThenName = (a: NameCount, b: NameCount) => b.count - a.count || byN
 export class CatalogueQueryService {
   readonly #db: Kysely<Database>;
   readonly #clock: Clock;
-  readonly #exportReads: { batchSize: number; readAhead: boolean };
+  readonly #exportReads: ExportReads;
   readonly #details: RepositoryDetailParts;
 
   constructor(deps: CatalogueQueryDeps) {
     this.#db = deps.db;
     this.#details = deps.details;
     this.#clock = deps.clock;
-    const reads = EXPORT_READS[deps.dialect];
-    this.#exportReads = { ...reads, batchSize: deps.exportBatchSize ?? reads.batchSize };
+    this.#exportReads = { db: deps.db, dialect: deps.dialect, batchSize: deps.exportBatchSize };
   }
 
   /** `GET /repositories/` without parameters (SPEC's first form): every repository the viewer may see. */
@@ -176,41 +164,9 @@ export class CatalogueQueryService {
     };
   }
 
-  /**
-   * Every matching repository in list order, as list rows a batch at a time (one database read
-   * each, `EXPORT_READS`). On PostgreSQL the next read is sent as soon as a batch arrives, so
-   * the database reads it while this one is written out; no more than that one batch is read
-   * ahead of the consumer, and returning early (a client gone) stops the reads.
-   */
-  async *exportBatches(viewer: Viewer, query: CatalogueExportQuery): AsyncGenerator<RepositoryExportRow[]> {
-    const filters = normalizeFilters(query);
-    const sort = resolveSort(query);
-    const use = idSetUseFor(filters, await countMatching(this.#db, viewer, filters));
-    type Page = { rows: RepositoryExportRow[]; next: Position | null };
-    const read = (position: Position | null): Promise<Page> => {
-      const page = fetchPage(
-        this.#db,
-        viewer,
-        filters,
-        sort,
-        this.#exportReads.batchSize,
-        position,
-        use,
-        'export',
-      );
-      // Handled when awaited below; until then (or if the consumer stops first), a failed read
-      // must not count as an unhandled rejection.
-      page.catch(() => {});
-      return page;
-    };
-    let next: Promise<Page> | null = read(null);
-    while (next) {
-      const page: Page = await next;
-      const after = page.next;
-      next = after && this.#exportReads.readAhead ? read(after) : null;
-      if (page.rows.length > 0) yield page.rows;
-      if (after && !next) next = read(after);
-    }
+  /** Every matching repository in list order, a batch per database read (export-batches.ts). */
+  exportBatches(viewer: Viewer, query: CatalogueExportQuery): AsyncGenerator<ExportBatch> {
+    return exportBatches(this.#exportReads, viewer, query);
   }
 
   /** `GET /repositories/stats`: the statistics screen over the filtered repositories. */

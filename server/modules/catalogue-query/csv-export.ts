@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { RepositoryExportRow } from '../../db/schema.ts';
+import type { PackedExportRow } from './packed-export-row.ts';
 
 /**
  * The columns a user expects in a spreadsheet, in reading order. Each row is written straight
@@ -161,11 +162,11 @@ class RecordWriter {
     this.#buffer[this.#at++] = COMMA;
   }
 
-  /** One repository's record, its cells as `presentSummary` shows them. */
-  row(r: RepositoryExportRow) {
-    const license = r.license || 'No License';
-    // UTF-8 takes at most 3 bytes per UTF-16 unit, doubled quotes and the escape at most twice
-    // as many units; numbers, flags and separators fit in the rest.
+  /**
+   * Room for a record: UTF-8 takes at most 3 bytes per UTF-16 unit, doubled quotes and the
+   * escape at most twice as many units; numbers, flags and separators fit in `rest`.
+   */
+  #reserveFor(r: PackedExportRow | RepositoryExportRow, license: string, rest: number) {
     this.#reserve(
       6 *
         (r.full_name.length +
@@ -181,8 +182,12 @@ class RecordWriter {
           (r.last_synced?.length ?? 0) +
           (r.decision_quadrant?.length ?? 0) +
           r.created_at.length) +
-        512,
+        rest,
     );
+  }
+
+  /** The cells before the numbers: id to notes. */
+  #leadingText(r: PackedExportRow | RepositoryExportRow, license: string) {
     this.text(r.full_name);
     this.comma();
     this.text(r.name);
@@ -201,6 +206,38 @@ class RecordWriter {
     this.comma();
     this.text(r.notes);
     this.comma();
+  }
+
+  /** The quadrant to the last sync: the text cells between the numbers and the flags. */
+  #middleText(r: PackedExportRow | RepositoryExportRow) {
+    this.text(r.decision_quadrant);
+    this.comma();
+    this.text(r.last_commit);
+    this.comma();
+    this.text(r.last_synced);
+    this.comma();
+  }
+
+  /** A row as PostgreSQL reads it: its joined number and flag cells go in as they came. */
+  packedRow(r: PackedExportRow) {
+    const license = r.license || 'No License';
+    this.#reserveFor(r, license, r.counts.length + r.flags.length + 16);
+    this.#leadingText(r, license);
+    this.ascii(r.counts);
+    this.comma();
+    this.#middleText(r);
+    this.ascii(r.flags);
+    this.comma();
+    this.text(r.created_at);
+    this.ascii('\r\n');
+    this.rows += 1;
+  }
+
+  /** One repository's record, its cells as `presentSummary` shows them. */
+  row(r: RepositoryExportRow) {
+    const license = r.license || 'No License';
+    this.#reserveFor(r, license, 512);
+    this.#leadingText(r, license);
     this.number(r.stars);
     this.comma();
     this.number(r.forks);
@@ -235,12 +272,7 @@ class RecordWriter {
     this.comma();
     if (r.decision_status !== null) this.ascii(r.decision_status);
     this.comma();
-    this.text(r.decision_quadrant);
-    this.comma();
-    this.text(r.last_commit);
-    this.comma();
-    this.text(r.last_synced);
-    this.comma();
+    this.#middleText(r);
     this.ascii(r.archived === 1 ? 'yes,' : 'no,');
     this.ascii(r.private === 1 ? 'yes,' : 'no,');
     this.ascii(r.gone === 1 ? 'yes,' : 'no,');
@@ -277,6 +309,14 @@ export function csvRow(row: RepositoryExportRow): string {
   return writer.take().toString('utf8');
 }
 
+/** Rows as PostgreSQL reads them for the export (`PackedExportRow`). */
+export interface PackedRows {
+  packed: readonly PackedExportRow[];
+}
+
+/** A database read's worth of the export: rows as lists read them, or as PostgreSQL packs them. */
+export type ExportBatch = readonly RepositoryExportRow[] | PackedRows;
+
 /**
  * An RFC 4180 CSV stream of repository rows, given in batches (a database read each), pulled
  * as the client takes it: back-pressure reaches the source, so at most a batch or two is held
@@ -287,7 +327,7 @@ export function csvRow(row: RepositoryExportRow): string {
  * down.
  */
 export function streamCsv(
-  batches: Iterable<readonly RepositoryExportRow[]> | AsyncIterable<readonly RepositoryExportRow[]>,
+  batches: Iterable<ExportBatch> | AsyncIterable<ExportBatch>,
   report?: (rows: number, complete: boolean) => void,
 ): Readable {
   return Readable.from(
@@ -298,7 +338,18 @@ export function streamCsv(
       let complete = false;
       try {
         for await (const batch of batches) {
-          for (const row of batch) {
+          if (!Array.isArray(batch)) {
+            for (const row of (batch as PackedRows).packed) {
+              writer.packedRow(row);
+              if (writer.bytes >= CHUNK_BYTES) {
+                const rows = writer.rows;
+                yield writer.take();
+                sent += rows;
+              }
+            }
+            continue;
+          }
+          for (const row of batch as readonly RepositoryExportRow[]) {
             writer.row(row);
             if (writer.bytes >= CHUNK_BYTES) {
               const rows = writer.rows;

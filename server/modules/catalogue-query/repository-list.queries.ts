@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, RepositoryDetailRow, RepositoryListRow } from '../../db/schema.ts';
 import { type Viewer, visibleTo } from '../../repository/access-policy.ts';
 import { findStoredCommits } from '../../repository/repository.queries.ts';
+import { packedCells } from './packed-export-row.ts';
 
 type Db = Kysely<Database>;
 
@@ -61,14 +62,45 @@ const NOT_EXPORTED: readonly string[] = [
 ];
 const EXPORT_COLUMNS = LIST_COLUMNS.filter((column) => !NOT_EXPORTED.includes(column));
 
-export type RowColumns = 'list' | 'export';
+/**
+ * The text and id columns the export reads on PostgreSQL, beside the two cells the database
+ * joins (`PackedExportRow`).
+ */
+const PACKED_COLUMNS = [
+  'repositories.id',
+  'repositories.full_name',
+  'repositories.name',
+  'repositories.description',
+  'repositories.url',
+  'repositories.language',
+  'repositories.license',
+  'repositories.topics',
+  'repositories.tags',
+  'repositories.notes',
+  'repositories.decision_quadrant',
+  'repositories.last_commit',
+  'repositories.last_synced',
+  'repositories.created_at',
+] as const;
 
-/** The list's columns of `repositories` (or the export's). Typed as the list's: the export's rows are read as `RepositoryExportRow`. */
+/** The list's columns, the export's, or the export's as PostgreSQL packs them. */
+export type RowColumns = 'list' | 'export' | 'packed';
+
+/**
+ * The list's columns of `repositories` (or the export's). Typed as the list's: the export's
+ * rows are read as `RepositoryExportRow` or `PackedExportRow`.
+ */
 export function listColumns(db: Db, columns: RowColumns = 'list') {
   const selected = db.selectFrom('repositories').select(LIST_COLUMNS);
-  return columns === 'list'
-    ? selected
-    : (db.selectFrom('repositories').select(EXPORT_COLUMNS) as unknown as typeof selected);
+  if (columns === 'list') return selected;
+  const other =
+    columns === 'export'
+      ? db.selectFrom('repositories').select(EXPORT_COLUMNS)
+      : db
+          .selectFrom('repositories')
+          .select(PACKED_COLUMNS)
+          .select(packedCells().map((cell, i) => cell.as(i === 0 ? 'counts' : 'flags')));
+  return other as unknown as typeof selected;
 }
 
 /** Every repository the viewer may see, as lists show them. */

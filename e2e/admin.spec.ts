@@ -1,6 +1,6 @@
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { axeMode, checkAccessibility, screenModes } from './helpers/axe.ts';
+import { axeMode, checkAccessibility, expectNoSidewaysOverflow, screenModes } from './helpers/axe.ts';
 
 /**
  * The admin journey: every dashboard tab, the user toggles, backups (create, automatic,
@@ -238,8 +238,7 @@ for (const { width, scheme } of screenModes()) {
       }
       if (tab === 'database') await expect(page.getByRole('button', { name: 'Create Backup' })).toBeVisible();
       // Wide tables scroll inside their own box; the page itself never scrolls sideways.
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, tab).toBeLessThanOrEqual(0);
+      await expectNoSidewaysOverflow(page, tab);
       await page.screenshot({
         path: `${SCREENSHOT_DIR}/admin-${tab}-${width}-${scheme}.png`,
         fullPage: true,

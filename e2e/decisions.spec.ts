@@ -8,7 +8,7 @@ import {
   registerThrowawayFirstAccount,
   storeApiSession,
 } from './helpers/accounts.ts';
-import { checkAccessibility, screenModes } from './helpers/axe.ts';
+import { checkAccessibility, expectNoSidewaysOverflow, screenModes } from './helpers/axe.ts';
 import { routeId } from './helpers/double.ts';
 import { CONTROL_URL } from './helpers/mail.ts';
 
@@ -135,8 +135,7 @@ for (const { width, scheme } of screenModes()) {
     await admin.goto(decisionTab);
     await expect(admin.getByRole('region', { name: 'History (2)' })).toBeVisible();
     await expect(admin.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-    const overflow = await admin.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `overflows by ${overflow}px`).toBeLessThanOrEqual(0);
+    await expectNoSidewaysOverflow(admin, 'decision tab');
     await admin.screenshot({ path: `${SCREENSHOT_DIR}/decision-${width}-${scheme}.png`, fullPage: true });
     await checkAccessibility(admin, `Decision tab ${width} ${scheme}`);
   });

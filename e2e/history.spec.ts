@@ -8,7 +8,7 @@ import {
   registerThrowawayFirstAccount,
   signIn,
 } from './helpers/accounts.ts';
-import { checkAccessibility, screenModes } from './helpers/axe.ts';
+import { checkAccessibility, expectNoSidewaysOverflow, screenModes } from './helpers/axe.ts';
 import { routeId } from './helpers/double.ts';
 
 /**
@@ -116,8 +116,7 @@ for (const { width, scheme } of screenModes()) {
     await page.getByText('1 year', { exact: true }).click();
     await expect(page.locator('.recharts-surface').first()).toBeVisible({ timeout: 20_000 });
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `overflows by ${overflow}px`).toBeLessThanOrEqual(0);
+    await expectNoSidewaysOverflow(page, 'history');
     await page.waitForTimeout(400);
     await page
       .locator('[data-section="star-history"]')

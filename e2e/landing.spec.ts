@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.ts';
-import { axeMode, checkAccessibility, screenModes } from './helpers/axe.ts';
+import { axeMode, checkAccessibility, expectNoSidewaysOverflow, screenModes } from './helpers/axe.ts';
 
 const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
 
@@ -54,8 +54,7 @@ test.describe('landing page and hash navigation', () => {
       await expect(page.getByRole('link', { name: 'Get Started' }).first()).toBeVisible();
       await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
       // Nothing overflows sideways on a phone.
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
+      await expectNoSidewaysOverflow(page, 'landing');
       await page.screenshot({ path: `${SCREENSHOT_DIR}/landing-${width}-${scheme}.png`, fullPage: true });
       if (axeMode(width, scheme)) await checkAccessibility(page, `landing ${width}px ${scheme}`);
     });

@@ -7,7 +7,7 @@ import {
   registerThrowawayFirstAccount,
   signIn,
 } from './helpers/accounts.ts';
-import { checkAccessibility, screenModes } from './helpers/axe.ts';
+import { checkAccessibility, expectNoSidewaysOverflow, screenModes } from './helpers/axe.ts';
 import { CONTROL_URL } from './helpers/mail.ts';
 
 /**
@@ -138,8 +138,7 @@ for (const { width, scheme } of screenModes()) {
     await expect(page.getByRole('listitem', { name: 'Journey hook', exact: true })).toBeVisible();
     await expect(page.getByRole('list', { name: 'Deliveries' })).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `overflows by ${overflow}px`).toBeLessThanOrEqual(0);
+    await expectNoSidewaysOverflow(page, 'notifications tab');
     await page.waitForTimeout(300);
     await page.screenshot({
       path: `${SCREENSHOT_DIR}/notifications-${width}-${scheme}.png`,

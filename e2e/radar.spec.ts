@@ -8,7 +8,7 @@ import {
   registerThrowawayFirstAccount,
   storeApiSession,
 } from './helpers/accounts.ts';
-import { checkAccessibility, screenModes } from './helpers/axe.ts';
+import { checkAccessibility, expectNoSidewaysOverflow, screenModes } from './helpers/axe.ts';
 import { CONTROL_URL } from './helpers/mail.ts';
 
 /**
@@ -129,8 +129,7 @@ for (const { width, scheme } of screenModes()) {
     await page.goto('/#/radar');
     await expect(blip(TOOL)).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `overflows by ${overflow}px`).toBeLessThanOrEqual(0);
+    await expectNoSidewaysOverflow(page, 'radar');
     await page.screenshot({ path: `${SCREENSHOT_DIR}/radar-${width}-${scheme}.png`, fullPage: true });
     await checkAccessibility(page, `Radar ${width} ${scheme}`);
   });

@@ -8,7 +8,7 @@ import {
   registerThrowawayFirstAccount,
   signIn,
 } from './helpers/accounts.ts';
-import { checkAccessibility, screenModes } from './helpers/axe.ts';
+import { checkAccessibility, expectNoSidewaysOverflow, screenModes } from './helpers/axe.ts';
 import { routeId, steerDouble } from './helpers/double.ts';
 
 /**
@@ -115,8 +115,7 @@ for (const { width, scheme } of screenModes()) {
     await page.goto(`/#/repo/${routeId(REPOSITORY)}?tab=versions`);
     await expect(versions().getByRole('listitem')).toHaveCount(2);
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `overflows by ${overflow}px`).toBeLessThanOrEqual(0);
+    await expectNoSidewaysOverflow(page, 'version tracker');
     // The tracking control and both versions (badges, links) in one picture where they fit.
     await versions().getByRole('listitem').last().scrollIntoViewIfNeeded();
     await page.waitForTimeout(300);

@@ -1,7 +1,14 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { input } from './helpers/accounts.ts';
-import { axeMode, checkAccessibility, type ScreenMode, screenModes, walkScreens } from './helpers/axe.ts';
+import {
+  axeMode,
+  checkAccessibility,
+  expectNoSidewaysOverflow,
+  type ScreenMode,
+  screenModes,
+  walkScreens,
+} from './helpers/axe.ts';
 import { CONTROL_URL, tokenOf, waitForLink } from './helpers/mail.ts';
 
 /**
@@ -97,8 +104,7 @@ function screenshot(page: Page, name: string, { width, scheme }: ScreenMode) {
 
 async function check(page: Page, name: string, mode: ScreenMode): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', mode.scheme);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${name} overflows by ${overflow}px`).toBeLessThanOrEqual(0);
+  await expectNoSidewaysOverflow(page, name);
   await screenshot(page, name, mode);
   if (axeMode(mode.width, mode.scheme))
     await checkAccessibility(page, `${name} ${mode.width}px ${mode.scheme}`);

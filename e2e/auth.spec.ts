@@ -167,9 +167,13 @@ test('an invalid access token in two tabs at once: both recover with exactly one
       if (response.status() === 401) unauthorized.set(tab, (unauthorized.get(tab) ?? 0) + 1);
     });
   }
-  // A slow refresh, so that both tabs' requests fail while it runs.
+  // The refresh is held until both tabs have had their 401 (at most 10 s), so both requests fail
+  // while it runs however late a loaded machine sends the second tab's.
   await context.route('**/auth/refresh', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    const until = Date.now() + 10_000;
+    while (Date.now() < until && [...unauthorized.values()].some((count) => count === 0)) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     await route.continue();
   });
 

@@ -16,7 +16,8 @@ import { CONTROL_URL } from './helpers/mail.ts';
  * API; the instance's admin publishes an edition on the screen, one repository moves to Adopt
  * and the radar marks it "moved in"; its blip's tooltip shows why and the blip opens the
  * repository; a second edition is published and Compare editions lists the move. Then the
- * radar at 1280 px light and 375 px dark, with axe.
+ * radar at 1280 px light and 375 px dark, with axe, and the second edition published publicly
+ * and unpublished again through its dialog in both.
  */
 
 const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? '/tmp/radar-shots';
@@ -132,5 +133,38 @@ for (const { width, scheme } of screenModes()) {
     await expectNoSidewaysOverflow(page, 'radar');
     await page.screenshot({ path: `${SCREENSHOT_DIR}/radar-${width}-${scheme}.png`, fullPage: true });
     await checkAccessibility(page, `Radar ${width} ${scheme}`);
+  });
+}
+
+for (const { width, scheme } of screenModes()) {
+  test(`an edition published publicly at ${width} px in ${scheme} mode: the dialog, its address, unpublished`, async ({
+    request,
+  }) => {
+    const name = `Journey ${suffix} two`;
+    await page.setViewportSize({ width, height: 900 });
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto('/#/radar');
+    await page.getByRole('combobox', { name: 'Edition' }).click();
+    await page.getByRole('option', { name: new RegExp(`^${name}`) }).click();
+    await page.getByRole('button', { name: 'Publish publicly' }).click();
+    const dialog = page.getByRole('dialog', { name: `Publish “${name}” publicly` });
+    await dialog.getByRole('checkbox', { name: 'Include rationales' }).check();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/radar-publish-${width}-${scheme}.png` });
+    await checkAccessibility(page, `Radar publish dialog ${width} ${scheme}`, '[role="dialog"]');
+
+    await dialog.getByRole('button', { name: 'Publish', exact: true }).click();
+    const address = dialog.getByRole('textbox', { name: 'Public address' });
+    await expect(address).toHaveValue(/\/p\/radar\/[A-Za-z0-9_-]{43}$/);
+    await expect(dialog.getByText('With rationales.')).toBeVisible();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/radar-published-${width}-${scheme}.png` });
+    await checkAccessibility(page, `Radar published dialog ${width} ${scheme}`, '[role="dialog"]');
+    const url = await address.inputValue();
+    const opened = await request.get(url);
+    expect(opened.status()).toBe(200);
+    expect(await opened.text()).toContain(TOOL);
+
+    await dialog.getByRole('button', { name: 'Unpublish' }).click();
+    await expect(page.getByText(`“${name}” is no longer public.`)).toBeVisible();
+    expect((await request.get(url)).status()).toBe(404);
   });
 }

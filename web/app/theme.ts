@@ -42,21 +42,24 @@ const DARK_RED_HOVER = '#a61e1e';
 /**
  * Light-variant badges, alerts and buttons, and `c="teal"` text, draw in shade 6 in light mode:
  * 2.5 to 4.3:1 on their shade-1 tint or on white (axe flagged the Active, Verified and Configured
- * badges at 4.32:1). These give 4.8:1 or more on the tint: shade 9 where that is enough, a
- * darker step of it where not. Dark mode's shade 4 already passes.
+ * badges at 4.32:1). A light button's hover tint is shade 2, on which even shade 9 gives 3.8 to
+ * 4.3:1 (axe flagged a hovered Unpublish at 4.04:1). These are each hue's shade 9 (or a redder
+ * or greener step where that was too light) darkened until it gives 4.6:1 on shade 2, so 4.9:1
+ * or more on the tint and on white. Dark mode's shade 4 already passes.
  */
 const LIGHT_SCHEME_TEXT: Record<string, string> = {
-  teal: '#077755',
-  green: '#247635',
-  lime: '#49760a',
-  yellow: '#a55500',
-  orange: '#b63c0c',
-  red: '#c02828',
-  blue: 'var(--mantine-color-blue-9)',
-  cyan: 'var(--mantine-color-cyan-9)',
-  grape: 'var(--mantine-color-grape-9)',
-  violet: 'var(--mantine-color-violet-9)',
-  pink: 'var(--mantine-color-pink-9)',
+  red: '#af2424',
+  pink: '#a61e4d',
+  grape: '#862e9c',
+  violet: '#5939b8',
+  indigo: '#3249b7',
+  blue: '#165b9c',
+  cyan: '#0a697a',
+  teal: '#077050',
+  green: '#237233',
+  lime: '#48740a',
+  yellow: '#a35400',
+  orange: '#ad390b',
 };
 const lightVariantText = Object.fromEntries(
   Object.entries(LIGHT_SCHEME_TEXT).flatMap(([hue, color]) => [

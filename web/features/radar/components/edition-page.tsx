@@ -51,7 +51,7 @@ export function PublishEditionPageButton({ edition }: { edition: RadarEdition })
             <CopyField label="Public address" value={page.url} />
             <Text size="sm">
               {page.include_rationales ? 'With rationales.' : 'Without rationales.'}{' '}
-              <Anchor href={page.url} target="_blank" rel="noopener noreferrer" inline>
+              <Anchor href={page.url} target="_blank" rel="noopener noreferrer" inline underline="always">
                 Open
               </Anchor>
             </Text>

@@ -173,7 +173,7 @@ function Published({
       <CopyField label="Public address" value={publication.url} />
       <Text size="sm">
         Shows: {publication.fields.length === 0 ? 'names and links only' : publication.fields.join(', ')}.{' '}
-        <Anchor href={publication.url} target="_blank" rel="noopener noreferrer" inline>
+        <Anchor href={publication.url} target="_blank" rel="noopener noreferrer" inline underline="always">
           Open
           <IconExternalLink size={14} aria-hidden style={{ marginLeft: 4, verticalAlign: 'middle' }} />
         </Anchor>

@@ -4,6 +4,7 @@ import { formatDateTime } from '#shared/format.ts';
 import type { AdminSignIn } from '#shared/schemas/oidc.ts';
 import { DetailList, YesNo } from '#web/components/detail-list.tsx';
 import { SectionError } from '#web/components/load-states.tsx';
+import { TableScrollRegion } from '#web/components/table-scroll-region.tsx';
 import { useAdminSignIn } from '../api/get-admin-sign-in.ts';
 import { isForbidden, loadErrorMessage } from '../lib/admin-messages.ts';
 
@@ -148,14 +149,7 @@ export function SignInPanel({ onForbidden }: { onForbidden: () => void }) {
             No failed single sign-on sign-ins recently.
           </Text>
         ) : (
-          // Focusable, so a keyboard can scroll it on a phone (nothing inside takes the focus).
-          <Table.ScrollContainer
-            minWidth={560}
-            type="native"
-            tabIndex={0}
-            role="region"
-            aria-label="Recent failed sign-ins"
-          >
+          <TableScrollRegion label="Recent failed sign-ins" minWidth={560}>
             <Table striped verticalSpacing="xs" aria-label="Recent failed sign-ins">
               <Table.Thead>
                 <Table.Tr>
@@ -180,7 +174,7 @@ export function SignInPanel({ onForbidden }: { onForbidden: () => void }) {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </TableScrollRegion>
         )}
       </Paper>
     </Stack>

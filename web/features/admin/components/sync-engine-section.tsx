@@ -4,6 +4,7 @@ import { formatCount, formatDateTime, formatTime } from '#shared/format.ts';
 import type { AdminSync } from '#shared/schemas/admin.ts';
 import { SectionError } from '#web/components/load-states.tsx';
 import { StatCard } from '#web/components/stat-card.tsx';
+import { TableScrollRegion } from '#web/components/table-scroll-region.tsx';
 import { useAdminSync } from '../api/get-admin-sync.ts';
 import { loadErrorMessage } from '../lib/admin-messages.ts';
 
@@ -68,14 +69,7 @@ function SyncEngineState({ state }: { state: AdminSync }) {
             No GitHub calls since this server started.
           </Text>
         ) : (
-          // Focusable, so a keyboard can scroll it on a phone (nothing inside takes the focus).
-          <Table.ScrollContainer
-            minWidth={620}
-            type="native"
-            tabIndex={0}
-            role="region"
-            aria-label="GitHub tokens"
-          >
+          <TableScrollRegion label="GitHub tokens" minWidth={620}>
             <Table striped aria-label="GitHub tokens">
               <Table.Thead>
                 <Table.Tr>
@@ -117,7 +111,7 @@ function SyncEngineState({ state }: { state: AdminSync }) {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </TableScrollRegion>
         )}
       </Stack>
       <BackgroundWork jobs={state.jobs} />
@@ -130,14 +124,7 @@ function SyncEngineState({ state }: { state: AdminSync }) {
             No repository is failing.
           </Text>
         ) : (
-          // Focusable, so a keyboard can scroll it on a phone (nothing inside takes the focus).
-          <Table.ScrollContainer
-            minWidth={620}
-            type="native"
-            tabIndex={0}
-            role="region"
-            aria-label="Repositories failing to sync"
-          >
+          <TableScrollRegion label="Repositories failing to sync" minWidth={620}>
             <Table striped aria-label="Repositories failing to sync">
               <Table.Thead>
                 <Table.Tr>
@@ -158,7 +145,7 @@ function SyncEngineState({ state }: { state: AdminSync }) {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </TableScrollRegion>
         )}
       </Stack>
     </Stack>
@@ -172,14 +159,7 @@ function BackgroundWork({ jobs }: { jobs: AdminSync['jobs'] }) {
       <Title order={3} size="h5">
         Background work
       </Title>
-      {/* Focusable, so a keyboard can scroll it on a phone (nothing inside takes the focus). */}
-      <Table.ScrollContainer
-        minWidth={620}
-        type="native"
-        tabIndex={0}
-        role="region"
-        aria-label="Kinds of background work"
-      >
+      <TableScrollRegion label="Kinds of background work" minWidth={620}>
         <Table striped aria-label="Kinds of background work">
           <Table.Thead>
             <Table.Tr>
@@ -216,7 +196,7 @@ function BackgroundWork({ jobs }: { jobs: AdminSync['jobs'] }) {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScrollRegion>
     </Stack>
   );
 }

@@ -4,8 +4,10 @@
  * the CSV export and — on SQLite at the largest size — the list screen in Chromium, each beside
  * the app's own `GET /health` measured in the same run. Not a test: it reports, it never fails.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
@@ -22,6 +24,15 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSWORD = 'BenchPassw0rd!';
 const SEARCH_TERMS = ['fast', 'vue', 'pars', 'rust', 'data', 'serv', 'tool', 'engin', 'react', 'kit'];
 const TAG_PAIRS = ['frontend,web', 'backend,api', 'ui,css', 'cli,tool', 'database,orm', 'ml,ai'];
+/**
+ * Another checkout of the app (for example `git archive <commit> | tar -x -C /tmp/before`, with
+ * its node_modules and web/dist linked): the export is then also measured side by side, a fresh
+ * server from each in turn on the same seeded database, `BENCH_EXPORT_ROUNDS` times (default
+ * 3), and reported as this checkout's figures over that one's: ratios hold on a shared machine
+ * where absolute figures don't.
+ */
+const EXPORT_BASELINE = process.env.BENCH_EXPORT_BASELINE;
+const EXPORT_ROUNDS = Number(process.env.BENCH_EXPORT_ROUNDS ?? 3);
 
 export interface CatalogueRun {
   database: 'sqlite' | 'postgres';
@@ -38,6 +49,8 @@ interface Instance {
   first: string;
   /** Seconds the seeder took to score every repository's health again (a formula change). */
   rescoreSeconds: number;
+  /** The server's environment, for another server on the same database. */
+  env: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -130,6 +143,7 @@ async function start(
     first: seeded.first,
     seedSeconds: seeded.seconds,
     rescoreSeconds,
+    env,
     async close() {
       await server.close();
       await dropDatabase();
@@ -142,7 +156,7 @@ async function start(
  * The whole export as a browser downloads it (gzip offered): rows a second, and the server
  * process's RSS before and at its peak while it streams, sampled from outside every 20 ms.
  */
-async function measureExport(instance: Instance, encoding: string) {
+async function measureExport(instance: Pick<Instance, 'base' | 'pid' | 'token'>, encoding: string) {
   const rssBefore = rssOf(instance.pid);
   const rss = sampleRss(instance.pid);
   const started = performance.now();
@@ -281,6 +295,98 @@ async function measureCatalogue(instance: Instance, size: number, database: stri
   return figures;
 }
 
+/** `node <root>/server/main.ts` on the instance's database, signed in as the bench user. */
+async function startServerFrom(root: string, env: Record<string, string>) {
+  const port = await new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+  const child = spawn(process.execPath, [join(root, 'server', 'main.ts')], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = performance.now() + 60_000;
+  while (
+    !(await fetch(`${base}/health`).then(
+      (response) => response.ok,
+      () => false,
+    ))
+  ) {
+    if (child.exitCode !== null || performance.now() > deadline)
+      throw new Error(`${root}: the server did not start`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const login = await fetch(`${base}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email_or_username: 'bench', password: PASSWORD }),
+  });
+  const { access_token: token } = (await login.json()) as { access_token: string };
+  for (let i = 0; i < 5; i++) {
+    await (
+      await fetch(`${base}/repositories/?sort=stars&order=desc&limit=50`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).arrayBuffer();
+  }
+  return {
+    base,
+    pid: child.pid ?? 0,
+    token,
+    async close() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
+/**
+ * The export (brotli, as Chromium asks on loopback) from a fresh server of this checkout and
+ * of `EXPORT_BASELINE` in turn, `EXPORT_ROUNDS` times: medians of rows a second and of the
+ * RSS growth, and this checkout's over the baseline's.
+ */
+async function measureExportAgainst(instance: Instance, database: string, size: number): Promise<Figure[]> {
+  const roots = { this: join(import.meta.dirname, '..'), baseline: EXPORT_BASELINE as string };
+  const rates = { this: [] as number[], baseline: [] as number[] };
+  const growth = { this: [] as number[], baseline: [] as number[] };
+  for (let round = 0; round < EXPORT_ROUNDS; round++) {
+    for (const side of ['baseline', 'this'] as const) {
+      const server = await startServerFrom(roots[side], instance.env);
+      try {
+        const exported = await measureExport(server, 'gzip, deflate, br, zstd');
+        rates[side].push(exported.rows / exported.seconds);
+        growth[side].push(exported.rssPeakMiB - exported.rssBeforeMiB);
+      } finally {
+        await server.close();
+      }
+    }
+  }
+  const at = `${size / 1000}k, ${database}`;
+  const rounds = `median of ${EXPORT_ROUNDS}, load ${loadavg()[0]?.toFixed(1)}`;
+  return [
+    measured(`export, this checkout (${at})`, median(rates.this), 'rows/s', rounds),
+    measured(`export, baseline (${at})`, median(rates.baseline), 'rows/s', `${EXPORT_BASELINE}, ${rounds}`),
+    measured(`export, this ÷ baseline (${at})`, median(rates.this) / median(rates.baseline), '×'),
+    measured(`export RSS growth, this checkout (${at})`, median(growth.this), 'MiB', rounds),
+    measured(`export RSS growth, baseline (${at})`, median(growth.baseline), 'MiB', rounds),
+  ];
+}
+
 /**
  * The list screen in Chromium: sign in, then navigation → first rows, the last keystroke of a
  * search → the updated rows (the ~150 ms debounce included), and a click on a column → rows
@@ -367,6 +473,7 @@ export async function runCatalogueBench(): Promise<{ runs: CatalogueRun[]; skipp
       try {
         console.log(`[catalogue] seeded in ${instance.seedSeconds.toFixed(1)} s; measuring…`);
         const figures = await measureCatalogue(instance, size, database);
+        if (EXPORT_BASELINE) figures.push(...(await measureExportAgainst(instance, database, size)));
         printFigures(`${database}, ${size.toLocaleString('en-US')} repositories (API)`, figures);
         if (database === 'sqlite' && size === Math.max(...SIZES) && !existsSync(CHROMIUM)) {
           skipped.push(`browser figures: no Chromium at ${CHROMIUM} (CHROMIUM_PATH)`);

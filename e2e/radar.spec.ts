@@ -144,6 +144,8 @@ for (const { width, scheme } of screenModes()) {
     await page.setViewportSize({ width, height: 900 });
     await page.emulateMedia({ colorScheme: scheme });
     await page.goto('/#/radar');
+    // A fresh page: the notice of the other mode's Unpublish must not answer for this one's.
+    await page.reload();
     await page.getByRole('combobox', { name: 'Edition' }).click();
     await page.getByRole('option', { name: new RegExp(`^${name}`) }).click();
     await page.getByRole('button', { name: 'Publish publicly' }).click();

@@ -2,10 +2,11 @@ import { Button, CopyButton, Group, TextInput } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 
 /**
- * An address to hand on (a public page's): read-only in a monospace field that selects itself on
- * focus, beside a Copy button that says so once copied.
+ * A value to hand on (a public address, a feed address, a token shown once): read-only in a
+ * monospace field that selects itself on focus, beside a Copy button that says so once copied.
+ * `copyName` names the button until it is pressed (else its text, Copy, names it).
  */
-export function CopyField({ label, value }: { label: string; value: string }) {
+export function CopyField({ label, value, copyName }: { label: string; value: string; copyName?: string }) {
   return (
     <Group gap="xs" align="flex-end" wrap="nowrap">
       <TextInput
@@ -22,8 +23,8 @@ export function CopyField({ label, value }: { label: string; value: string }) {
             variant="light"
             color={copied ? 'teal' : undefined}
             onClick={copy}
-            aria-label={copied ? 'Copied' : 'Copy the address'}
-            leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
+            aria-label={copied ? undefined : copyName}
+            leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
           >
             {copied ? 'Copied' : 'Copy'}
           </Button>

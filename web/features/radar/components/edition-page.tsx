@@ -48,7 +48,7 @@ export function PublishEditionPageButton({ edition }: { edition: RadarEdition })
           />
         ) : page ? (
           <Stack gap="md">
-            <CopyField label="Public address" value={page.url} />
+            <CopyField label="Public address" value={page.url} copyName="Copy the address" />
             <Text size="sm">
               {page.include_rationales ? 'With rationales.' : 'Without rationales.'}{' '}
               <Anchor href={page.url} target="_blank" rel="noopener noreferrer" inline underline="always">

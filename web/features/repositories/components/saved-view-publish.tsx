@@ -170,7 +170,7 @@ function Published({
 }) {
   return (
     <Stack gap="md">
-      <CopyField label="Public address" value={publication.url} />
+      <CopyField label="Public address" value={publication.url} copyName="Copy the address" />
       <Text size="sm">
         Shows: {publication.fields.length === 0 ? 'names and links only' : publication.fields.join(', ')}.{' '}
         <Anchor href={publication.url} target="_blank" rel="noopener noreferrer" inline underline="always">

@@ -1,23 +1,21 @@
 import {
   Badge,
   Button,
-  CopyButton,
   Group,
   Loader,
   Paper,
   Stack,
   Table,
   Text,
-  TextInput,
   Title,
-  Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
-import { IconCheck, IconCopy, IconKey, IconTrash } from '@tabler/icons-react';
+import { IconKey, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { formatDateTime } from '#shared/format.ts';
 import type { ApiToken, ApiTokenCreated } from '#shared/schemas/api-tokens.ts';
 import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
+import { CopyField } from '#web/components/copy-field.tsx';
 import { InlineMessage } from '#web/components/inline-message.tsx';
 import { SectionError } from '#web/components/load-states.tsx';
 import { describeError } from '#web/lib/api-errors.ts';
@@ -157,32 +155,7 @@ export function ApiTokensTab({ isAdmin }: { isAdmin: boolean }) {
 function CreatedToken({ created }: { created: ApiTokenCreated }) {
   return (
     <Stack gap={6}>
-      <Group gap="xs" align="flex-end" wrap="nowrap">
-        <TextInput
-          label="Your new API token"
-          value={created.token}
-          readOnly
-          onFocus={(event) => event.currentTarget.select()}
-          style={{ flex: 1, minWidth: 0 }}
-          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-        />
-        <CopyButton value={created.token}>
-          {({ copied, copy }) => (
-            <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow>
-              <Button
-                variant="light"
-                color={copied ? 'teal' : undefined}
-                onClick={copy}
-                leftSection={
-                  copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />
-                }
-              >
-                {copied ? 'Copied' : 'Copy'}
-              </Button>
-            </Tooltip>
-          )}
-        </CopyButton>
-      </Group>
+      <CopyField label="Your new API token" value={created.token} />
       <InlineMessage kind="warning">Copy it now: it will not be shown again.</InlineMessage>
     </Stack>
   );

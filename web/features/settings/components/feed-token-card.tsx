@@ -1,21 +1,9 @@
-import {
-  Badge,
-  Button,
-  CopyButton,
-  Group,
-  Loader,
-  type MantineSpacing,
-  Paper,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-  Tooltip,
-} from '@mantine/core';
-import { IconCheck, IconCopy, IconRefresh, IconRss, IconTrash } from '@tabler/icons-react';
+import { Badge, Button, Group, Loader, type MantineSpacing, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconRefresh, IconRss, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { formatDateTime } from '#shared/format.ts';
 import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
+import { CopyField } from '#web/components/copy-field.tsx';
 import { InlineMessage } from '#web/components/inline-message.tsx';
 import { SectionError } from '#web/components/load-states.tsx';
 import { describeError } from '#web/lib/api-errors.ts';
@@ -101,32 +89,7 @@ export function FeedTokenCard({ mt }: { mt?: MantineSpacing } = {}) {
 
         {shown && (
           <Stack gap={6}>
-            <Group gap="xs" align="flex-end" wrap="nowrap">
-              <TextInput
-                label="Your feed address"
-                value={shown}
-                readOnly
-                onFocus={(event) => event.currentTarget.select()}
-                style={{ flex: 1, minWidth: 0 }}
-                styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-              />
-              <CopyButton value={shown}>
-                {({ copied, copy }) => (
-                  <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow>
-                    <Button
-                      variant="light"
-                      color={copied ? 'teal' : undefined}
-                      onClick={copy}
-                      leftSection={
-                        copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />
-                      }
-                    >
-                      {copied ? 'Copied' : 'Copy'}
-                    </Button>
-                  </Tooltip>
-                )}
-              </CopyButton>
-            </Group>
+            <CopyField label="Your feed address" value={shown} />
             <Text size="xs" c="dimmed">
               Copy it now: it is shown only this once. For one tag only, add <code>&amp;tag=</code> and the
               tag’s name.

@@ -1,29 +1,31 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { RepositoryExportRow } from '../../db/schema.ts';
 
+/** The columns PostgreSQL sends as they are, beside the two it joins: the id and the text cells. */
+export const PACKED_TEXT_COLUMNS = [
+  'id',
+  'full_name',
+  'name',
+  'description',
+  'url',
+  'language',
+  'license',
+  'topics',
+  'tags',
+  'notes',
+  'decision_quadrant',
+  'last_commit',
+  'last_synced',
+  'created_at',
+] as const;
+
 /**
  * The export's row as PostgreSQL reads it: the text cells as they are, the number, flag and
  * enum cells — which never need quotes or a formula escape — joined into two cells by the
  * database, in its own process. node-postgres then parses 15 values a row instead of 36, and
  * no integers (docs/decisions.md, "CSV export").
  */
-export type PackedExportRow = Pick<
-  RepositoryExportRow,
-  | 'id'
-  | 'full_name'
-  | 'name'
-  | 'description'
-  | 'url'
-  | 'language'
-  | 'license'
-  | 'topics'
-  | 'tags'
-  | 'notes'
-  | 'decision_quadrant'
-  | 'last_commit'
-  | 'last_synced'
-  | 'created_at'
-> & {
+export type PackedExportRow = Pick<RepositoryExportRow, (typeof PACKED_TEXT_COLUMNS)[number]> & {
   /** stars … decision_status: the cells between notes and the quadrant, comma-separated. */
   counts: string;
   /** archived … version_count: the cells between last_synced and added_at, comma-separated. */

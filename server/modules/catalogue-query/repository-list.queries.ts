@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, RepositoryDetailRow, RepositoryListRow } from '../../db/schema.ts';
 import { type Viewer, visibleTo } from '../../repository/access-policy.ts';
 import { findStoredCommits } from '../../repository/repository.queries.ts';
-import { packedCells } from './packed-export-row.ts';
+import { PACKED_TEXT_COLUMNS, packedCells } from './packed-export-row.ts';
 
 type Db = Kysely<Database>;
 
@@ -62,27 +62,6 @@ const NOT_EXPORTED: readonly string[] = [
 ];
 const EXPORT_COLUMNS = LIST_COLUMNS.filter((column) => !NOT_EXPORTED.includes(column));
 
-/**
- * The text and id columns the export reads on PostgreSQL, beside the two cells the database
- * joins (`PackedExportRow`).
- */
-const PACKED_COLUMNS = [
-  'repositories.id',
-  'repositories.full_name',
-  'repositories.name',
-  'repositories.description',
-  'repositories.url',
-  'repositories.language',
-  'repositories.license',
-  'repositories.topics',
-  'repositories.tags',
-  'repositories.notes',
-  'repositories.decision_quadrant',
-  'repositories.last_commit',
-  'repositories.last_synced',
-  'repositories.created_at',
-] as const;
-
 /** The list's columns, the export's, or the export's as PostgreSQL packs them. */
 export type RowColumns = 'list' | 'export' | 'packed';
 
@@ -98,7 +77,7 @@ export function listColumns(db: Db, columns: RowColumns = 'list') {
       ? db.selectFrom('repositories').select(EXPORT_COLUMNS)
       : db
           .selectFrom('repositories')
-          .select(PACKED_COLUMNS)
+          .select(PACKED_TEXT_COLUMNS.map((column) => `repositories.${column}` as const))
           .select(packedCells().map((cell, i) => cell.as(i === 0 ? 'counts' : 'flags')));
   return other as unknown as typeof selected;
 }

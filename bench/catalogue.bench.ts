@@ -5,7 +5,7 @@
  * the app's own `GET /health` measured in the same run. Not a test: it reports, it never fails.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -295,6 +295,16 @@ async function measureCatalogue(instance: Instance, size: number, database: stri
   return figures;
 }
 
+/**
+ * The Node flags a checkout's `npm start` passes (`exec node <flags> server/main.ts`): each
+ * side of a comparison starts as its own checkout starts.
+ */
+function startFlagsOf(root: string): string[] {
+  const start: string = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start;
+  const words = start.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1, words.indexOf('server/main.ts'));
+}
+
 /** `node <root>/server/main.ts` on the instance's database, signed in as the bench user. */
 async function startServerFrom(root: string, env: Record<string, string>) {
   const port = await new Promise<number>((resolve, reject) => {
@@ -305,7 +315,7 @@ async function startServerFrom(root: string, env: Record<string, string>) {
       probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
-  const child = spawn(process.execPath, [join(root, 'server', 'main.ts')], {
+  const child = spawn(process.execPath, [...startFlagsOf(root), join(root, 'server', 'main.ts')], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'inherit', 'inherit'],

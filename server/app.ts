@@ -200,6 +200,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     buildServices({
       db: handle.db,
       dialect: handle.dialect,
+      copyOut: handle.copyOut,
       clock,
       config,
       secretKey,

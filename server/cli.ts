@@ -321,11 +321,12 @@ export async function runCli(
     },
     services() {
       services ??= (async () => {
-        const { db, dialect } = this.database();
+        const { db, dialect, copyOut } = this.database();
         await migrateToLatest(db);
         return buildServices({
           db,
           dialect,
+          copyOut,
           clock: systemClock,
           config,
           secretKey: resolveSecretKey(config),

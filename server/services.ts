@@ -58,6 +58,8 @@ import { SavedViewsService } from './modules/views/views.service.ts';
 export interface ServiceDeps {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** PostgreSQL: reads a `COPY … TO STDOUT` (`DatabaseHandle.copyOut`; the CSV export). */
+  copyOut?: (statement: string) => Promise<Buffer[]>;
   clock: Clock;
   config: AppConfig;
   /** Signs access tokens and seals stored secrets (SECRET_KEY, or DATA_DIR/secret_key). */
@@ -152,6 +154,7 @@ export function buildServices(deps: ServiceDeps) {
   const catalogueQuery = new CatalogueQueryService({
     db,
     dialect,
+    copyOut: deps.copyOut,
     clock,
     details: {
       commentsOf: (id) => discussion.commentsOf(id),

@@ -1,12 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { SERVER_NODE_FLAGS } from '../../server/node-flags.ts';
 
 /**
- * The app as a member runs it, for benchmarks: `node server/main.ts` in its own process, so the
- * client's work (parsing, gunzip, counting lines) neither shares the server's event loop nor
- * lands in its memory, and the server's RSS is read from outside (`rssOf`). Options are the
- * server's environment variables; `BENCH_SERVER_NODE_ARGS` adds Node flags to it (for example
+ * The app as a member runs it, for benchmarks: `node server/main.ts` with the Node flags every
+ * launcher passes (server/node-flags.ts), in its own process, so the client's work (parsing,
+ * gunzip, counting lines) neither shares the server's event loop nor lands in its memory, and
+ * the server's RSS is read from outside (`rssOf`). Options are the server's environment
+ * variables; `BENCH_SERVER_NODE_ARGS` adds Node flags to it (for example
  * `--cpu-prof --cpu-prof-dir=/tmp/prof`, written when the process exits).
  */
 export interface ServerProcess {
@@ -32,7 +34,7 @@ async function freePort(): Promise<number> {
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, MAIN], {
+  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, MAIN], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

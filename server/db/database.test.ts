@@ -121,3 +121,29 @@ describe(`unique violations on ${testDialect} (by the driver's code, not the mes
     }
   });
 });
+
+describe.skipIf(testDialect !== 'postgres')('COPY out on PostgreSQL (the CSV export)', () => {
+  it('reads what COPY writes, whole, and gives the connection back; a failed COPY leaves the pool usable', async () => {
+    const database = await createTestDatabase();
+    const { handle } = database;
+    try {
+      const copyOut = handle.copyOut as NonNullable<typeof handle.copyOut>;
+      const copied = await copyOut(
+        `COPY (SELECT n, 'a,"b"' || n AS t FROM generate_series(1, 3000) AS n) TO STDOUT (FORMAT csv)`,
+      );
+      const text = Buffer.concat(copied).toString('utf8');
+      expect(text.split('\n')).toHaveLength(3001);
+      expect(text.startsWith('1,"a,""b""1"\n2,"a,""b""2"\n')).toBe(true);
+      expect(handle.poolStats?.()).toMatchObject({ total: 1, idle: 1 });
+
+      await expect(copyOut('COPY (SELECT 1 / 0) TO STDOUT (FORMAT csv)')).rejects.toMatchObject({
+        code: '22012',
+      });
+      const after = await sql<{ one: number }>`select 1 as one`.execute(handle.db);
+      expect(after.rows).toEqual([{ one: 1 }]);
+      expect(handle.poolStats?.()).toMatchObject({ waiting: 0 });
+    } finally {
+      await database.dispose();
+    }
+  });
+});

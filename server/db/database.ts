@@ -15,6 +15,7 @@ import {
   type UnknownRow,
 } from 'kysely';
 import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -32,6 +33,13 @@ export interface DatabaseHandle {
    * tables and wait for another instance's migration lock, both longer than any request may.
    */
   withoutStatementTimeout?<T>(work: (db: Kysely<Database>) => Promise<T>): Promise<T>;
+  /**
+   * PostgreSQL only: what `COPY … TO STDOUT` sends, read whole, on a pooled connection that is
+   * free again before the caller sees a byte (so a slow reader never holds it). The statement
+   * is sent as it is — COPY takes no parameters — so it must hold no value a request chose.
+   * The CSV export's pages (docs/decisions.md, "CSV export").
+   */
+  copyOut?(statement: string): Promise<Buffer[]>;
   /** Closes the pool or file handle; idempotent. */
   close(): Promise<void>;
 }
@@ -149,13 +157,27 @@ function openPostgres(connectionString: string, options: DatabaseOptions): Datab
           await sql`reset statement_timeout`.execute(connection).catch(() => {});
         }
       }),
+    copyOut: async (statement) => {
+      const client = await pool.connect();
+      const chunks: Buffer[] = [];
+      try {
+        for await (const chunk of client.query(copyTo(statement))) chunks.push(chunk as Buffer);
+      } catch (error) {
+        // The connection may be mid-COPY: it is closed rather than given to the next query.
+        client.release(error as Error);
+        throw error;
+      }
+      client.release();
+      return chunks;
+    },
   });
 }
 
 function handleOf(
   db: Kysely<Database>,
   dialect: Dialect,
-  extra: Required<Pick<DatabaseHandle, 'poolStats' | 'withoutStatementTimeout'>>,
+  extra: Required<Pick<DatabaseHandle, 'poolStats' | 'withoutStatementTimeout'>> &
+    Pick<DatabaseHandle, 'copyOut'>,
 ): DatabaseHandle {
   let closed = false;
   return {

@@ -15,7 +15,6 @@ import type { Database, RepositoryExportRow, RepositoryListRow } from '../../db/
 import { CURSOR_ID_MAX, decodeCursor, encodeCursor, invalidCursor } from '../../lib/cursor.ts';
 import { hasProvenAccess, type Viewer, visibleTo } from '../../repository/access-policy.ts';
 import { hasColumnFilters, hasFilters, type NormalizedFilters } from './catalogue-filters.ts';
-import type { PackedExportRow } from './packed-export-row.ts';
 import { listColumns, type RowColumns } from './repository-list.queries.ts';
 
 /**
@@ -245,11 +244,11 @@ export function decodePageCursor(cursor: string, filters: NormalizedFilters, sor
   return { phase: 'values', key: k, id: body.i };
 }
 
-/** What a page holds: the list's rows, or the export's. */
+/** What a page holds: the list's rows, the export's, or only their ids. */
 type RowOf<C extends RowColumns> = C extends 'export'
   ? RepositoryExportRow
-  : C extends 'packed'
-    ? PackedExportRow
+  : C extends 'ids'
+    ? { id: number }
     : RepositoryListRow;
 type ListRow = RepositoryListRow & { sort_key: string | number | null };
 

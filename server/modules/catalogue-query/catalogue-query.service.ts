@@ -66,6 +66,8 @@ export interface CatalogueQueryDeps {
   details: RepositoryDetailParts;
   /** Which database: the export reads each its own way (export-batches.ts). */
   dialect: Dialect;
+  /** PostgreSQL: `DatabaseHandle.copyOut`, through which the export reads its records. */
+  copyOut?: (statement: string) => Promise<Buffer[]>;
   /** Rows per database read while exporting, instead of the dialect's (tests: a small one). */
   exportBatchSize?: number;
 }
@@ -94,7 +96,12 @@ export class CatalogueQueryService {
     this.#db = deps.db;
     this.#details = deps.details;
     this.#clock = deps.clock;
-    this.#exportReads = { db: deps.db, dialect: deps.dialect, batchSize: deps.exportBatchSize };
+    this.#exportReads = {
+      db: deps.db,
+      dialect: deps.dialect,
+      copyOut: deps.copyOut,
+      batchSize: deps.exportBatchSize,
+    };
   }
 
   /** `GET /repositories/` without parameters (SPEC's first form): every repository the viewer may see. */

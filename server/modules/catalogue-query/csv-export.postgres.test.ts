@@ -16,9 +16,9 @@ import { CatalogueQueryService } from './catalogue-query.service.ts';
 import { streamCsv } from './csv-export.ts';
 
 /**
- * On PostgreSQL the database joins the export's number and flag cells (packed-export-row.ts):
- * on the same database, the export must be the bytes the writer writes from whole rows (as
- * SQLite reads them), for any text — quotes, commas, line breaks, formula starts ASCII and
+ * On PostgreSQL the database writes the export's records (COPY, copy-export.ts): on the same
+ * database, the export must be the bytes the writer writes from whole rows (as SQLite reads
+ * them), for any text — quotes, commas, line breaks, formula starts ASCII and
  * full-width, other scripts — and any numbers. Skipped, with a printed line, when no
  * PostgreSQL answers.
  */
@@ -51,6 +51,8 @@ const piece = fc.constantFrom(
   '名前',
   '😀',
   '=SUM(A1)',
+  '\\.',
+  '""',
 );
 const text = (maxLength: number) =>
   fc.array(piece, { maxLength: 6 }).map((pieces) => pieces.join('').slice(0, maxLength));
@@ -131,10 +133,11 @@ afterAll(async () => {
   await database?.dispose();
 });
 
-/** The export on the scratch database, read as `dialect` reads it (packed rows or whole ones). */
+/** The export on the scratch database, read as `dialect` reads it (COPY's records or whole rows). */
 async function exported(dialect: Dialect, raw: Record<string, string>): Promise<string> {
   const service = new CatalogueQueryService({
     db: (database as ScratchDatabase).handle.db,
+    copyOut: (database as ScratchDatabase).handle.copyOut,
     clock: createFakeClock(CATALOGUE_NOW),
     dialect,
     exportBatchSize: 37,
@@ -150,7 +153,7 @@ async function exported(dialect: Dialect, raw: Record<string, string>): Promise<
   return Buffer.concat(chunks).toString('utf8');
 }
 
-describe.skipIf(!withPostgres)('rows packed by PostgreSQL', () => {
+describe.skipIf(!withPostgres)('records written by PostgreSQL', () => {
   it.each([
     { sort: 'name', order: 'asc' },
     { sort: 'description', order: 'desc' },

@@ -207,4 +207,31 @@ describe('the CSV export', () => {
       [1234, true],
     ]);
   });
+
+  it("turns COPY's LF record ends into CRLF however its chunks are cut, and keeps line breaks inside quoted cells", async () => {
+    // As PostgreSQL's COPY writes CSV (copy-export.ts): records end in LF, and a cell with a
+    // comma, quote, CR or LF is quoted with its quotes doubled.
+    const copied = [
+      'a,"line one\nline two",3\n',
+      '"say ""hi""\r\n, then go",,\n',
+      ',x,""\n',
+      'plain,"ends with LF\n",\n',
+    ].join('');
+    const expected = copied.replaceAll(/\n(?=(?:[^"]*"[^"]*")*[^"]*$)/g, '\r\n');
+    const bytes = Buffer.from(copied);
+    const header = (await text(streamCsv([]))).length;
+    const reports: [number, boolean][] = [];
+    const report = (count: number, complete: boolean) => reports.push([count, complete]);
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      const chunks = [bytes.subarray(0, cut), bytes.subarray(cut)];
+      expect((await text(streamCsv([{ copied: chunks }], report))).slice(header), `cut at ${cut}`).toBe(
+        expected,
+      );
+    }
+    const byByte = Array.from(bytes, (byte) => Buffer.from([byte]));
+    expect((await text(streamCsv([{ copied: byByte }, { copied: [] }], report))).slice(header)).toBe(
+      expected,
+    );
+    expect(new Set(reports.map(String))).toEqual(new Set(['4,true']));
+  });
 });

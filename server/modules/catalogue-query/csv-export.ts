@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import type { RepositoryExportRow } from '../../db/schema.ts';
-import type { PackedExportRow } from './packed-export-row.ts';
 
 /**
  * The columns a user expects in a spreadsheet, in reading order. Each row is written straight
@@ -84,6 +83,9 @@ function startsFormula(text: string): boolean {
 const COMMA = 0x2c;
 const MINUS = 0x2d;
 const ZERO = 0x30;
+const QUOTE = 0x22;
+const CR = 0x0d;
+const LF = 0x0a;
 
 /**
  * Records written as UTF-8 straight into a buffer, cell by cell: no string per record or per
@@ -93,6 +95,8 @@ const ZERO = 0x30;
 class RecordWriter {
   #buffer: Buffer;
   #at = 0;
+  /** Inside a quoted cell of COPY's output when its last chunk ended (`copied`). */
+  #quoted = false;
   rows = 0;
 
   constructor(bytes = CHUNK_BYTES) {
@@ -166,7 +170,7 @@ class RecordWriter {
    * Room for a record: UTF-8 takes at most 3 bytes per UTF-16 unit, doubled quotes and the
    * escape at most twice as many units; numbers, flags and separators fit in `rest`.
    */
-  #reserveFor(r: PackedExportRow | RepositoryExportRow, license: string, rest: number) {
+  #reserveFor(r: RepositoryExportRow, license: string, rest: number) {
     this.#reserve(
       6 *
         (r.full_name.length +
@@ -187,7 +191,7 @@ class RecordWriter {
   }
 
   /** The cells before the numbers: id to notes. */
-  #leadingText(r: PackedExportRow | RepositoryExportRow, license: string) {
+  #leadingText(r: RepositoryExportRow, license: string) {
     this.text(r.full_name);
     this.comma();
     this.text(r.name);
@@ -209,7 +213,7 @@ class RecordWriter {
   }
 
   /** The quadrant to the last sync: the text cells between the numbers and the flags. */
-  #middleText(r: PackedExportRow | RepositoryExportRow) {
+  #middleText(r: RepositoryExportRow) {
     this.text(r.decision_quadrant);
     this.comma();
     this.text(r.last_commit);
@@ -218,19 +222,41 @@ class RecordWriter {
     this.comma();
   }
 
-  /** A row as PostgreSQL reads it: its joined number and flag cells go in as they came. */
-  packedRow(r: PackedExportRow) {
-    const license = r.license || 'No License';
-    this.#reserveFor(r, license, r.counts.length + r.flags.length + 16);
-    this.#leadingText(r, license);
-    this.ascii(r.counts);
-    this.comma();
-    this.#middleText(r);
-    this.ascii(r.flags);
-    this.comma();
-    this.text(r.created_at);
-    this.ascii('\r\n');
-    this.rows += 1;
+  /**
+   * Records as PostgreSQL's COPY wrote them (copy-export.ts), in chunks cut anywhere: copied as
+   * they are, each record's LF turned into CRLF. A line break inside a quoted cell is the
+   * cell's own and stays; a doubled quote closes and reopens the cell, which leaves it quoted.
+   */
+  copied(chunk: Buffer) {
+    this.#reserve(2 * chunk.length);
+    const buffer = this.#buffer;
+    let from = 0;
+    let quote = -2;
+    while (from < chunk.length) {
+      if (quote < from && quote !== -1) quote = chunk.indexOf(QUOTE, from);
+      if (this.#quoted) {
+        const end = quote === -1 ? chunk.length : quote + 1;
+        this.#at += chunk.copy(buffer, this.#at, from, end);
+        from = end;
+        if (quote !== -1) this.#quoted = false;
+        continue;
+      }
+      const lf = chunk.indexOf(LF, from);
+      if (quote !== -1 && (lf === -1 || quote < lf)) {
+        this.#at += chunk.copy(buffer, this.#at, from, quote + 1);
+        from = quote + 1;
+        this.#quoted = true;
+        continue;
+      }
+      const end = lf === -1 ? chunk.length : lf;
+      this.#at += chunk.copy(buffer, this.#at, from, end);
+      from = end;
+      if (lf === -1) continue;
+      buffer[this.#at++] = CR;
+      buffer[this.#at++] = LF;
+      from = lf + 1;
+      this.rows += 1;
+    }
   }
 
   /** One repository's record, its cells as `presentSummary` shows them. */
@@ -309,13 +335,13 @@ export function csvRow(row: RepositoryExportRow): string {
   return writer.take().toString('utf8');
 }
 
-/** Rows as PostgreSQL reads them for the export (`PackedExportRow`). */
-export interface PackedRows {
-  packed: readonly PackedExportRow[];
+/** Records as PostgreSQL's COPY writes them for the export (copy-export.ts): CSV with LF record ends. */
+export interface CopiedRecords {
+  copied: readonly Buffer[];
 }
 
-/** A database read's worth of the export: rows as lists read them, or as PostgreSQL packs them. */
-export type ExportBatch = readonly RepositoryExportRow[] | PackedRows;
+/** A database read's worth of the export: rows as lists read them, or records COPY wrote. */
+export type ExportBatch = readonly RepositoryExportRow[] | CopiedRecords;
 
 /**
  * An RFC 4180 CSV stream of repository rows, given in batches (a database read each), pulled
@@ -339,13 +365,15 @@ export function streamCsv(
       try {
         for await (const batch of batches) {
           if (!Array.isArray(batch)) {
-            for (const row of (batch as PackedRows).packed) {
-              writer.packedRow(row);
-              if (writer.bytes >= CHUNK_BYTES) {
+            for (const chunk of (batch as CopiedRecords).copied) {
+              // A chunk grows by at most its own length (a CR per LF): the buffer goes out
+              // first when that might not fit, instead of growing.
+              if (writer.bytes > 0 && writer.bytes + 2 * chunk.length > CHUNK_BYTES) {
                 const rows = writer.rows;
                 yield writer.take();
                 sent += rows;
               }
+              writer.copied(chunk);
             }
             continue;
           }

@@ -62,6 +62,7 @@ async function prepare(name: 'sqlite' | 'postgres'): Promise<Side> {
     db: handle.db,
     clock: createFakeClock(CATALOGUE_NOW),
     dialect: name,
+    copyOut: handle.copyOut,
     exportBatchSize: 7,
     // Pages, exports and statistics only: the detail answer's parts are not read here.
     details: {

@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { Database, RepositoryDetailRow, RepositoryListRow } from '../../db/schema.ts';
 import { type Viewer, visibleTo } from '../../repository/access-policy.ts';
 import { findStoredCommits } from '../../repository/repository.queries.ts';
-import { PACKED_TEXT_COLUMNS, packedCells } from './packed-export-row.ts';
 
 type Db = Kysely<Database>;
 
@@ -62,12 +61,12 @@ const NOT_EXPORTED: readonly string[] = [
 ];
 const EXPORT_COLUMNS = LIST_COLUMNS.filter((column) => !NOT_EXPORTED.includes(column));
 
-/** The list's columns, the export's, or the export's as PostgreSQL packs them. */
-export type RowColumns = 'list' | 'export' | 'packed';
+/** The list's columns, the export's, or only the ids (the export on PostgreSQL, copy-export.ts). */
+export type RowColumns = 'list' | 'export' | 'ids';
 
 /**
- * The list's columns of `repositories` (or the export's). Typed as the list's: the export's
- * rows are read as `RepositoryExportRow` or `PackedExportRow`.
+ * The list's columns of `repositories` (or the export's, or the id). Typed as the list's: the
+ * others are read as `RepositoryExportRow` or `{ id }`.
  */
 export function listColumns(db: Db, columns: RowColumns = 'list') {
   const selected = db.selectFrom('repositories').select(LIST_COLUMNS);
@@ -75,10 +74,7 @@ export function listColumns(db: Db, columns: RowColumns = 'list') {
   const other =
     columns === 'export'
       ? db.selectFrom('repositories').select(EXPORT_COLUMNS)
-      : db
-          .selectFrom('repositories')
-          .select(PACKED_TEXT_COLUMNS.map((column) => `repositories.${column}` as const))
-          .select(packedCells().map((cell, i) => cell.as(i === 0 ? 'counts' : 'flags')));
+      : db.selectFrom('repositories').select('repositories.id');
   return other as unknown as typeof selected;
 }
 

@@ -22,9 +22,9 @@ import type { CopiedRecords, ExportBatch } from './csv-export.ts';
  * rows dies young — 2,000 rows held across collections grew a fresh server's RSS by up to
  * 88 MiB on its first export of 100,000 rows, 500 by at most 45 (10% slower). PostgreSQL reads
  * in its own processes and hands over bytes, so it reads ahead, and a larger page is fewer
- * round trips.
+ * round trips (5,000 against 2,000: about 8% faster).
  */
-const EXPORT_BATCH_SIZE: Record<Dialect, number> = { sqlite: 500, postgres: 2000 };
+const EXPORT_BATCH_SIZE: Record<Dialect, number> = { sqlite: 500, postgres: 5000 };
 
 export interface ExportReads {
   db: Kysely<Database>;

@@ -6,8 +6,8 @@
  * `--max-semi-space-size=16`: Node 24 lets V8's young generation grow to 64 MiB a semi-space.
  * The server's start (migrations, schemas, routes) grows it there, and every later burst of
  * short-lived objects then touches fresh pages of it: a fresh server's first CSV export of
- * 100,000 rows grew its RSS by 62–67 MiB on PostgreSQL and 40–166 MiB on SQLite, all of it
- * garbage. At 16 MiB (what Node 20 allowed), +14–31 MiB, and faster, since the young objects
- * stay in the CPU's caches (docs/decisions.md, "CSV export").
+ * 100,000 rows grew its RSS by 62–67 MiB on PostgreSQL and 31–166 MiB on SQLite, nearly all
+ * of it garbage. At 16 MiB (what Node 20 allowed), by 25–37 and 10–17 MiB, and faster, since
+ * the young objects stay in the CPU's caches (docs/decisions.md, "CSV export").
  */
 export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=16'];

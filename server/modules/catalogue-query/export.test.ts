@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repositoryPageSchema } from '#shared/schemas/catalogue.ts';
@@ -138,6 +139,29 @@ describe('GET /repositories/export with filters', () => {
     );
     expect(rows.some((row) => row.stars_30d === '')).toBe(true);
     expect(rows.some((row) => row.stars_30d !== '')).toBe(true);
+  });
+
+  it.each([
+    ['gzip, deflate, br, zstd', 'zstd', zstdDecompressSync],
+    ['gzip, deflate, br', 'br', brotliDecompressSync],
+    ['gzip, deflate', 'gzip', gunzipSync],
+  ] as const)('offered %s, compresses with %s, the same bytes', async (offered, encoding, decompress) => {
+    const params = { tags: 'frontend', sort: 'stars' };
+    const url = `/repositories/export?${new URLSearchParams(params)}`;
+    const plain = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { ...member.headers, 'accept-encoding': 'identity' },
+    });
+    const packed = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { ...member.headers, 'accept-encoding': offered },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(packed.headers['content-encoding']).toBe(encoding);
+    expect(decompress(packed.rawPayload).equals(plain.rawPayload)).toBe(true);
+    expect(packed.rawPayload.length).toBeLessThan(plain.rawPayload.length);
   });
 
   it('refuses malformed filters', async () => {

@@ -4,9 +4,7 @@
  * the CSV export and — on SQLite at the largest size — the list screen in Chromium, each beside
  * the app's own `GET /health` measured in the same run. Not a test: it reports, it never fails.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -16,7 +14,7 @@ import { loadConfig } from '../server/config.ts';
 import { atLeast, atMost, type Figure, measured, printFigures } from './lib/results.ts';
 import { seedCatalogue } from './lib/seed-catalogue.ts';
 import { startServerProcess } from './lib/server-process.ts';
-import { measureLatency, rssOf, sampleRss } from './lib/timing.ts';
+import { measureLatency, median, rssOf, sampleRss } from './lib/timing.ts';
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -129,13 +127,7 @@ async function start(
   await seeder.close();
 
   const server = await startServerProcess(env);
-  const login = await fetch(`${server.base}/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email_or_username: 'bench', password: PASSWORD }),
-  });
-  if (!login.ok) throw new Error(`/auth/login: ${login.status} ${await login.text()}`);
-  const { access_token: token } = (await login.json()) as { access_token: string };
+  const token = await signIn(server.base);
   return {
     base: server.base,
     pid: server.pid,
@@ -150,6 +142,27 @@ async function start(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The bench user's access token from the served app. */
+async function signIn(base: string): Promise<string> {
+  const login = await fetch(`${base}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email_or_username: 'bench', password: PASSWORD }),
+  });
+  if (!login.ok) throw new Error(`/auth/login: ${login.status} ${await login.text()}`);
+  return ((await login.json()) as { access_token: string }).access_token;
+}
+
+/** A few first pages, as a member would see before exporting. */
+async function openFirstPages(base: string, token: string) {
+  for (let i = 0; i < 5; i++) {
+    const response = await fetch(`${base}/repositories/?sort=stars&order=desc&limit=50`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    await response.arrayBuffer();
+  }
 }
 
 /**
@@ -191,8 +204,7 @@ async function measureCatalogue(instance: Instance, size: number, database: stri
   // addresses), on the server as it started: its RSS growth is the export's own, not hidden in a
   // heap that earlier requests (statistics, searches over 100,000 rows) already grew. After a
   // few first pages, as a member would see before exporting.
-  for (let i = 0; i < 5; i++)
-    await (await get('/repositories/?sort=stars&order=desc&limit=50')).arrayBuffer();
+  await openFirstPages(base, token);
   const exported = await measureExport(instance, 'gzip, deflate, br, zstd');
   const health = await measureLatency(() => fetch(`${base}/health`), samples);
   const firstPage = await measureLatency(() => get('/repositories/?sort=stars&order=desc&limit=50'), samples);
@@ -295,75 +307,13 @@ async function measureCatalogue(instance: Instance, size: number, database: stri
   return figures;
 }
 
-/**
- * The Node flags a checkout's `npm start` passes (`exec node <flags> server/main.ts`): each
- * side of a comparison starts as its own checkout starts.
- */
-function startFlagsOf(root: string): string[] {
-  const start: string = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start;
-  const words = start.split(/\s+/);
-  return words.slice(words.indexOf('node') + 1, words.indexOf('server/main.ts'));
-}
-
-/** `node <root>/server/main.ts` on the instance's database, signed in as the bench user. */
+/** A fresh server of the checkout at `root` on the instance's database, signed in, after a few first pages. */
 async function startServerFrom(root: string, env: Record<string, string>) {
-  const port = await new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-  const child = spawn(process.execPath, [...startFlagsOf(root), join(root, 'server', 'main.ts')], {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = performance.now() + 60_000;
-  while (
-    !(await fetch(`${base}/health`).then(
-      (response) => response.ok,
-      () => false,
-    ))
-  ) {
-    if (child.exitCode !== null || performance.now() > deadline)
-      throw new Error(`${root}: the server did not start`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const login = await fetch(`${base}/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email_or_username: 'bench', password: PASSWORD }),
-  });
-  const { access_token: token } = (await login.json()) as { access_token: string };
-  for (let i = 0; i < 5; i++) {
-    await (
-      await fetch(`${base}/repositories/?sort=stars&order=desc&limit=50`, {
-        headers: { authorization: `Bearer ${token}` },
-      })
-    ).arrayBuffer();
-  }
-  return {
-    base,
-    pid: child.pid ?? 0,
-    token,
-    async close() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  const server = await startServerProcess(env, root);
+  const token = await signIn(server.base);
+  await openFirstPages(server.base, token);
+  return { ...server, token };
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 
 /**
  * The export (brotli, as Chromium asks on loopback) from a fresh server of this checkout and

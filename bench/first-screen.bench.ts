@@ -17,6 +17,7 @@ import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { atMost, type Figure, measured, printFigures } from './lib/results.ts';
 import { seedCatalogue } from './lib/seed-catalogue.ts';
+import { median } from './lib/timing.ts';
 
 const SIZE = Number(process.env.BENCH_FIRST_SCREEN_SIZE ?? 10_000);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -69,11 +70,6 @@ async function signIn(page: Page): Promise<void> {
     .and(page.getByLabel(/^Password/))
     .fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign In' }).click();
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 export async function runFirstScreenBench(): Promise<{ size: number; figures: Figure[] }> {

@@ -1,7 +1,8 @@
 /**
  * Node flags every launcher of the server passes (`npm start`, the Dockerfile, the systemd
- * unit; node-flags.test.ts holds them to this list, and the benchmarks start the server with
- * it). They must be given on the command line: V8 sizes its heap when the process starts.
+ * unit; node-flags.test.ts holds them to this list, and the benchmarks start the server as
+ * `npm start` does). They must be given on the command line: V8 sizes its heap when the
+ * process starts.
  *
  * `--max-semi-space-size=16`: Node 24 lets V8's young generation grow to 64 MiB a semi-space.
  * The server's start (migrations, schemas, routes) grows it there, and every later burst of

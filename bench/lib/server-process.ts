@@ -1,14 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { SERVER_NODE_FLAGS } from '../../server/node-flags.ts';
 
 /**
- * The app as a member runs it, for benchmarks: `node server/main.ts` with the Node flags every
- * launcher passes (server/node-flags.ts), in its own process, so the client's work (parsing,
- * gunzip, counting lines) neither shares the server's event loop nor lands in its memory, and
- * the server's RSS is read from outside (`rssOf`). Options are the server's environment
- * variables; `BENCH_SERVER_NODE_ARGS` adds Node flags to it (for example
+ * The app as a member runs it, for benchmarks: `node <flags> server/main.ts` as the checkout's
+ * `npm start` runs it (its Node flags too, server/node-flags.ts), in its own process, so the
+ * client's work (parsing, gunzip, counting lines) neither shares the server's event loop nor
+ * lands in its memory, and the server's RSS is read from outside (`rssOf`). Options are the
+ * server's environment variables, and another checkout to run instead of this one (a side-by-
+ * side comparison); `BENCH_SERVER_NODE_ARGS` adds Node flags to it (for example
  * `--cpu-prof --cpu-prof-dir=/tmp/prof`, written when the process exits).
  */
 export interface ServerProcess {
@@ -17,7 +18,14 @@ export interface ServerProcess {
   close(): Promise<void>;
 }
 
-const MAIN = join(import.meta.dirname, '..', '..', 'server', 'main.ts');
+const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
+
+/** The Node flags a checkout's `npm start` passes (`exec node <flags> server/main.ts`). */
+function startFlagsOf(root: string): string[] {
+  const start: string = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start;
+  const words = start.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1, words.indexOf('server/main.ts'));
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -31,10 +39,15 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  root: string = PROJECT_ROOT,
+): Promise<ServerProcess> {
   const port = await freePort();
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, MAIN], {
+  const main = join(root, 'server', 'main.ts');
+  const child: ChildProcess = spawn(process.execPath, [...startFlagsOf(root), ...nodeArgs, main], {
+    cwd: root,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

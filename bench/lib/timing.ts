@@ -13,6 +13,16 @@ export function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.max(0, index)] ?? Number.NaN;
 }
 
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
 /**
  * Calls `request(i)` `samples` times after `warmup` unmeasured calls; each call must read the
  * whole answer. Throws on a non-2xx answer, so a broken call never looks fast.

@@ -11,10 +11,19 @@
  * write as `""`) is made NULL. A property test on PostgreSQL pins the bytes to the writer's.
  */
 
-/** Text as `RecordWriter.text` writes it: formula starts escaped with a quote (docs/security.md#f1), empty as NULL. */
+import { FORMULA_STARTS } from '../../lib/csv-cell.ts';
+
+/**
+ * The formula starts (`FORMULA_STARTS`, docs/security.md#f1) as SQL: `chr(<code>)` each, folded
+ * to constants when the statement is planned. NUL is left out: PostgreSQL's text never holds it.
+ */
+const SQL_FORMULA_STARTS = FORMULA_STARTS.filter((start) => start !== '\0')
+  .map((start) => `chr(${start.charCodeAt(0)})`)
+  .join(', ');
+
+/** Text as `RecordWriter.text` writes it (`csvCell`): a formula start escaped with a quote, empty as NULL. */
 const text = (value: string) =>
-  `nullif(case when left(${value}, 1) in ('=', '+', '-', '@', E'\\t', E'\\r', '＝', '＋', '－', '＠') ` +
-  `then '''' || ${value} else ${value} end, '')`;
+  `nullif(case when left(${value}, 1) in (${SQL_FORMULA_STARTS}) then '''' || ${value} else ${value} end, '')`;
 const flag = (column: string) => `case when r.${column} = 1 then 'yes' else 'no' end`;
 
 /** The CSV's columns (csv-export.ts `HEADERS`), in order. Fixed text: no value of a request. */

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { RepositoryExportRow } from '../../db/schema.ts';
+import { csvCell, quoteCsv } from '../../lib/csv-cell.ts';
 
 /**
  * The columns a user expects in a spreadsheet, in reading order. Each row is written straight
@@ -55,31 +56,6 @@ export function exportFileName(now: Date): string {
 /** Bytes a chunk holds before it goes out: large enough to keep the socket and gzip busy. */
 const CHUNK_BYTES = 128 * 1024;
 
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/**
- * Whether a text cell starts as a spreadsheet would run it as a formula, ASCII or full-width
- * (OWASP CSV Injection, docs/security.md#f1): its first code unit, compared as a number.
- */
-function startsFormula(text: string): boolean {
-  switch (text.charCodeAt(0)) {
-    case 0x3d: // =
-    case 0x2b: // +
-    case 0x2d: // -
-    case 0x40: // @
-    case 0x09: // tab
-    case 0x0d: // CR
-    case 0x00:
-    case 0xff1d: // ＝
-    case 0xff0b: // ＋
-    case 0xff0d: // －
-    case 0xff20: // ＠
-      return true;
-    default:
-      return false;
-  }
-}
-
 const COMMA = 0x2c;
 const MINUS = 0x2d;
 const ZERO = 0x30;
@@ -124,12 +100,10 @@ class RecordWriter {
     this.#buffer = larger;
   }
 
-  /** Text, formula-escaped, then quoted (its quotes doubled) when it holds a quote, comma or line break. */
+  /** Text as `csvCell` writes it: formula-escaped, then quoted as needed; empty for none. */
   text(value: string | null | undefined) {
     if (value === null || value === undefined || value === '') return;
-    let text = startsFormula(value) ? `'${value}` : value;
-    if (NEEDS_QUOTES.test(text)) text = `"${text.replaceAll('"', '""')}"`;
-    this.#at += this.#buffer.write(text, this.#at);
+    this.#at += this.#buffer.write(csvCell(value), this.#at);
   }
 
   /**
@@ -323,7 +297,7 @@ export function csvRecord(cells: readonly (string | number)[]): string {
     const value = cells[i];
     const text = typeof value === 'number' ? String(value) : (value ?? '');
     if (i > 0) line += ',';
-    line += NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+    line += quoteCsv(text);
   }
   return `${line}\r\n`;
 }

@@ -12,6 +12,7 @@ import {
   type RadarRetired,
   type RadarRing,
 } from '#shared/schemas/radar.ts';
+import { csvCell } from '../../lib/csv-cell.ts';
 import type { EditionRow } from './radar.queries.ts';
 
 /**
@@ -153,19 +154,6 @@ export function compareEntries(from: readonly Entry[], to: readonly Entry[]): Ed
 }
 
 // ---- build-your-own-radar's CSV ----------------------------------------------------------------
-
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/**
- * A cell a spreadsheet would run as a formula (OWASP CSV Injection, docs/security.md#f1), ASCII
- * or full-width: the same first characters the catalogue's export guards.
- */
-const FORMULA_START = /^[=+\-@\t\r\0\uFF1D\uFF0B\uFF0D\uFF20]/;
-
-export function csvCell(value: string): string {
-  const text = FORMULA_START.test(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
 
 const capitalised = (ring: RadarRing) => `${ring[0]?.toUpperCase()}${ring.slice(1)}`;
 

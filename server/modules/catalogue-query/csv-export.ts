@@ -205,9 +205,11 @@ class RecordWriter {
     this.#reserve(2 * chunk.length);
     const buffer = this.#buffer;
     let from = 0;
-    let quote = -2;
+    // The next quote at or after `from` (-1: none left in this chunk), looked up again only
+    // once passed: a search per record would rescan the chunk's quoteless rest each time.
+    let quote = chunk.indexOf(QUOTE);
     while (from < chunk.length) {
-      if (quote < from && quote !== -1) quote = chunk.indexOf(QUOTE, from);
+      if (quote !== -1 && quote < from) quote = chunk.indexOf(QUOTE, from);
       if (this.#quoted) {
         const end = quote === -1 ? chunk.length : quote + 1;
         this.#at += chunk.copy(buffer, this.#at, from, end);

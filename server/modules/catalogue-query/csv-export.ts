@@ -53,8 +53,11 @@ export function exportFileName(now: Date): string {
   return `repositories_${now.toISOString().slice(0, 10)}.csv`;
 }
 
-/** Bytes a chunk holds before it goes out: large enough to keep the socket and gzip busy. */
-const CHUNK_BYTES = 128 * 1024;
+/**
+ * Bytes a chunk holds before it goes out: large enough to keep the socket and the compressor
+ * busy. The export's compressor hands on pieces of the same size (catalogue-query.routes.ts).
+ */
+export const CSV_CHUNK_BYTES = 128 * 1024;
 
 const COMMA = 0x2c;
 const MINUS = 0x2d;
@@ -75,7 +78,7 @@ class RecordWriter {
   #quoted = false;
   rows = 0;
 
-  constructor(bytes = CHUNK_BYTES) {
+  constructor(bytes = CSV_CHUNK_BYTES) {
     this.#buffer = Buffer.allocUnsafeSlow(bytes);
   }
 
@@ -86,7 +89,7 @@ class RecordWriter {
   /** The records written so far, and a fresh buffer for the next ones. */
   take(): Buffer {
     const full = this.#buffer.subarray(0, this.#at);
-    this.#buffer = Buffer.allocUnsafeSlow(CHUNK_BYTES);
+    this.#buffer = Buffer.allocUnsafeSlow(CSV_CHUNK_BYTES);
     this.#at = 0;
     this.rows = 0;
     return full;
@@ -322,7 +325,7 @@ export type ExportBatch = readonly RepositoryExportRow[] | CopiedRecords;
 /**
  * An RFC 4180 CSV stream of repository rows, given in batches (a database read each), pulled
  * as the client takes it: back-pressure reaches the source, so at most a batch or two is held
- * whatever the export's size. Records go out about CHUNK_BYTES to a chunk: a chunk per row
+ * whatever the export's size. Records go out about CSV_CHUNK_BYTES to a chunk: a chunk per row
  * made the export five times slower behind gzip (docs/benchmarks.md). Tearing the stream down
  * (a client gone) ends the source iterator too, so an export reading from the database stops.
  * `report` hears how many rows went out, and whether all did, once the stream ends or is torn
@@ -344,7 +347,7 @@ export function streamCsv(
             for (const chunk of (batch as CopiedRecords).copied) {
               // A chunk grows by at most its own length (a CR per LF): the buffer goes out
               // first when that might not fit, instead of growing.
-              if (writer.bytes > 0 && writer.bytes + 2 * chunk.length > CHUNK_BYTES) {
+              if (writer.bytes > 0 && writer.bytes + 2 * chunk.length > CSV_CHUNK_BYTES) {
                 const rows = writer.rows;
                 yield writer.take();
                 sent += rows;
@@ -355,7 +358,7 @@ export function streamCsv(
           }
           for (const row of batch as readonly RepositoryExportRow[]) {
             writer.row(row);
-            if (writer.bytes >= CHUNK_BYTES) {
+            if (writer.bytes >= CSV_CHUNK_BYTES) {
               const rows = writer.rows;
               yield writer.take();
               sent += rows;

@@ -11,6 +11,7 @@ import pg from 'pg';
 import { chromium } from 'playwright-core';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
+import { downloadInOwnProcess } from './lib/export-download.ts';
 import { atLeast, atMost, type Figure, measured, printFigures } from './lib/results.ts';
 import { seedCatalogue } from './lib/seed-catalogue.ts';
 import { startServerProcess } from './lib/server-process.ts';
@@ -166,31 +167,20 @@ async function openFirstPages(base: string, token: string) {
 }
 
 /**
- * The whole export as a browser downloads it (gzip offered): rows a second, and the server
- * process's RSS before and at its peak while it streams, sampled from outside every 20 ms.
+ * The whole export as a browser downloads it, in a client process of its own
+ * (`downloadInOwnProcess`): rows a second, and the server process's RSS before and at its peak
+ * while it streams, sampled from outside every 20 ms.
  */
 async function measureExport(instance: Pick<Instance, 'base' | 'pid' | 'token'>, encoding: string) {
   const rssBefore = rssOf(instance.pid);
   const rss = sampleRss(instance.pid);
-  const started = performance.now();
-  const response = await fetch(`${instance.base}/repositories/export`, {
-    headers: { authorization: `Bearer ${instance.token}`, 'accept-encoding': encoding },
-  });
-  if (!response.ok || !response.body) throw new Error(`export: ${response.status}`);
-  let lines = 0;
-  for await (const chunk of response.body) {
-    const bytes = chunk as Uint8Array;
-    for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) lines += 1;
-  }
-  const seconds = (performance.now() - started) / 1000;
+  const download = await downloadInOwnProcess(
+    `${instance.base}/repositories/export`,
+    instance.token,
+    encoding,
+  );
   const peak = rss.stop();
-  return {
-    rows: lines - 1,
-    seconds,
-    encoding: response.headers.get('content-encoding') ?? 'identity',
-    rssBeforeMiB: rssBefore / 2 ** 20,
-    rssPeakMiB: peak / 2 ** 20,
-  };
+  return { ...download, rssBeforeMiB: rssBefore / 2 ** 20, rssPeakMiB: peak / 2 ** 20 };
 }
 
 async function measureCatalogue(instance: Instance, size: number, database: string): Promise<Figure[]> {

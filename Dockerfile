@@ -36,4 +36,4 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM drains in-flight requests, then exits (within 10 s).
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=16", "server/main.ts"]
+CMD ["node", "--max-semi-space-size=16", "--no-allocation-site-pretenuring", "server/main.ts"]

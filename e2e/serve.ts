@@ -5,7 +5,8 @@
  * sign in as the instance's administrator (GET /admin), registered first so that every
  * journey's own accounts go through e-mail verification like real members. For the scale
  * journey it also fills the catalogue in bulk (POST /catalogue/seed) and empties it again
- * (POST /catalogue/clear). The single sign-on journey's provider and instances are
+ * (POST /catalogue/clear); a retried journey removes what its failed try added (POST
+ * /catalogue/remove?names=owner/name,…). The single sign-on journey's provider and instances are
  * e2e/serve-sso.ts's, on E2E_PORT + 3 and + 4.
  */
 
@@ -136,7 +137,30 @@ async function clearCatalogue(prefix: string): Promise<void> {
   await rebuildDerivedTables(app.db, app.clock.now());
 }
 
+/** The named repositories (`owner/*`: all of that owner's), gone with everything that hangs off them. */
+async function removeRepositories(names: string[]): Promise<number> {
+  if (names.length === 0 || !names.every((name) => /^[\w.-]+\/([\w.-]+|\*)$/.test(name))) {
+    throw new Error('names: owner/name or owner/*, comma-separated');
+  }
+  const exact = names.filter((name) => !name.endsWith('/*'));
+  const owners = names.filter((name) => name.endsWith('/*')).map((name) => name.slice(0, -1));
+  const removed = await app.db
+    .deleteFrom('repositories')
+    .where((eb) =>
+      eb.or([
+        ...(exact.length > 0 ? [eb('full_name', 'in', exact)] : []),
+        ...owners.map((owner) => eb('full_name', 'like', `${owner}%`)),
+      ]),
+    )
+    .executeTakeFirst();
+  await rebuildDerivedTables(app.db, app.clock.now());
+  return Number(removed.numDeletedRows);
+}
+
 async function controlCatalogue(url: URL): Promise<unknown> {
+  if (url.pathname === '/catalogue/remove') {
+    return { removed: await removeRepositories((url.searchParams.get('names') ?? '').split(',')) };
+  }
   const prefix = url.searchParams.get('prefix') ?? 'scale';
   if (!/^[a-z]+$/.test(prefix)) throw new Error('prefix: lower-case letters only');
   if (url.pathname === '/catalogue/seed') {
@@ -222,7 +246,9 @@ const control = createServer((request, response) => {
   if (sso.handle(request, response, url)) return;
   if (
     request.method === 'POST' &&
-    (url.pathname === '/catalogue/seed' || url.pathname === '/catalogue/clear')
+    (url.pathname === '/catalogue/seed' ||
+      url.pathname === '/catalogue/clear' ||
+      url.pathname === '/catalogue/remove')
   ) {
     controlCatalogue(url).then(
       (body) => {

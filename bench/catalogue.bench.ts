@@ -306,7 +306,7 @@ async function startServerFrom(root: string, env: Record<string, string>) {
 }
 
 /**
- * The export (brotli, as Chromium asks on loopback) from a fresh server of this checkout and
+ * The export (zstd, as Chromium asks on loopback) from a fresh server of this checkout and
  * of `EXPORT_BASELINE` in turn, `EXPORT_ROUNDS` times: medians of rows a second and of the
  * RSS growth, and this checkout's over the baseline's.
  */

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ChangeBus } from './changes/catalogue-changes.ts';
 import type { AppConfig } from './config.ts';
-import type { Dialect } from './db/database.ts';
+import type { CopyOut, Dialect } from './db/database.ts';
 import type { Database } from './db/schema.ts';
 import type { GitHubClient } from './github/github-client.ts';
 import { JobQueue } from './jobs/job-queue.ts';
@@ -59,7 +59,7 @@ export interface ServiceDeps {
   db: Kysely<Database>;
   dialect: Dialect;
   /** PostgreSQL: reads a `COPY … TO STDOUT` (`DatabaseHandle.copyOut`; the CSV export). */
-  copyOut?: (statement: string) => Promise<Buffer[]>;
+  copyOut?: CopyOut;
   clock: Clock;
   config: AppConfig;
   /** Signs access tokens and seals stored secrets (SECRET_KEY, or DATA_DIR/secret_key). */

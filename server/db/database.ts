@@ -20,6 +20,9 @@ import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** Reads what a `COPY … TO STDOUT` statement sends, whole (`DatabaseHandle.copyOut`). */
+export type CopyOut = (statement: string) => Promise<Buffer[]>;
+
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: Dialect;
@@ -39,7 +42,7 @@ export interface DatabaseHandle {
    * is sent as it is — COPY takes no parameters — so it must hold no value a request chose.
    * The CSV export's pages (docs/decisions.md, "CSV export").
    */
-  copyOut?(statement: string): Promise<Buffer[]>;
+  copyOut?: CopyOut;
   /** Closes the pool or file handle; idempotent. */
   close(): Promise<void>;
 }

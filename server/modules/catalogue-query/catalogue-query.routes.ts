@@ -31,8 +31,9 @@ const tags = ['repositories'];
  * then brotli, then gzip (docs/decisions.md, "CSV export and the tag filter at 100,000"). One
  * options object serves gzip, deflate and zstd in @fastify/compress: each takes its own keys.
  * The compressor hands on its output in pieces as large as the records' chunks, not zlib's
- * 16 KiB: a fresh server's first export ran about 13% faster, with eight times fewer writes to
- * the socket and pieces for the client to take.
+ * 16 KiB: eight times fewer writes to the socket and pieces for the client to take (a fresh
+ * server's first export ×1.13 by hand on SQLite, ×1.09–1.11 in the bench on PostgreSQL;
+ * docs/decisions.md).
  */
 const FASTEST_ZLIB_AND_ZSTD: ZlibOptions & ZstdOptions = {
   level: 1,

@@ -17,7 +17,7 @@ import {
 import { HEALTH_GRADES, type HealthGrade } from '#shared/schemas/health.ts';
 import type { Repository, RepositorySummary } from '#shared/schemas/repositories.ts';
 import { STAR_BUCKETS } from '#shared/stats.ts';
-import type { Dialect } from '../../db/database.ts';
+import type { CopyOut, Dialect } from '../../db/database.ts';
 import { isPostgres } from '../../db/migration-helpers.ts';
 import type { Database, RepositoryListRow } from '../../db/schema.ts';
 import { notFound } from '../../lib/app-error.ts';
@@ -67,7 +67,7 @@ export interface CatalogueQueryDeps {
   /** Which database: the export reads each its own way (export-batches.ts). */
   dialect: Dialect;
   /** PostgreSQL: `DatabaseHandle.copyOut`, through which the export reads its records. */
-  copyOut?: (statement: string) => Promise<Buffer[]>;
+  copyOut?: CopyOut;
   /** Rows per database read while exporting, instead of the dialect's (tests: a small one). */
   exportBatchSize?: number;
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { CatalogueExportQuery } from '#shared/schemas/catalogue.ts';
-import type { Dialect } from '../../db/database.ts';
+import type { CopyOut, Dialect } from '../../db/database.ts';
 import type { Database, RepositoryExportRow } from '../../db/schema.ts';
 import type { Viewer } from '../../repository/access-policy.ts';
 import { type NormalizedFilters, normalizeFilters } from './catalogue-filters.ts';
@@ -15,6 +15,7 @@ import {
 } from './catalogue-query.queries.ts';
 import { copyRecordsStatement } from './copy-export.ts';
 import type { CopiedRecords, ExportBatch } from './csv-export.ts';
+import type { RowColumns } from './repository-list.queries.ts';
 
 /**
  * Rows per database read (docs/decisions.md, "CSV export"). SQLite reads rows on this thread,
@@ -30,7 +31,7 @@ export interface ExportReads {
   db: Kysely<Database>;
   dialect: Dialect;
   /** PostgreSQL: `DatabaseHandle.copyOut`, which reads a page's records. */
-  copyOut?: (statement: string) => Promise<Buffer[]>;
+  copyOut?: CopyOut;
   /** Rows per database read instead of the dialect's (tests: a small one). */
   batchSize?: number;
 }
@@ -73,18 +74,18 @@ export async function* exportBatches(
   yield* copiedBatches(reads, copyOut);
 }
 
+/** The export's query, one page from `position`, with the columns a dialect's reads need. */
+function readPage<C extends RowColumns>(q: ExportQuery, position: Position | null, columns: C) {
+  return fetchPage(q.db, q.viewer, q.filters, q.sort, q.batchSize, position, q.use, columns);
+}
+
 /** SQLite: a page of rows at a time, read when the writer has written the last. */
 async function* sqliteBatches(q: ExportQuery): AsyncGenerator<readonly RepositoryExportRow[]> {
   let position: Position | null = null;
   do {
-    const page: { rows: RepositoryExportRow[]; next: Position | null } = await fetchPage(
-      q.db,
-      q.viewer,
-      q.filters,
-      q.sort,
-      q.batchSize,
+    const page: { rows: RepositoryExportRow[]; next: Position | null } = await readPage(
+      q,
       position,
-      q.use,
       'export',
     );
     if (page.rows.length > 0) yield page.rows;
@@ -103,12 +104,9 @@ interface CopiedPage {
  * while it writes this page's records, and both while the server sends the page before. At
  * most one page is read ahead of the one being written.
  */
-async function* copiedBatches(
-  q: ExportQuery,
-  copyOut: (statement: string) => Promise<Buffer[]>,
-): AsyncGenerator<CopiedRecords> {
+async function* copiedBatches(q: ExportQuery, copyOut: CopyOut): AsyncGenerator<CopiedRecords> {
   const read = (position: Position | null): CopiedPage => {
-    const page = fetchPage(q.db, q.viewer, q.filters, q.sort, q.batchSize, position, q.use, 'ids');
+    const page = readPage(q, position, 'ids');
     const records = page.then(async (found) => ({
       copied:
         found.rows.length > 0 ? await copyOut(copyRecordsStatement(found.rows.map((row) => row.id))) : [],
